@@ -4,13 +4,15 @@
 # make KDIR=<dir>     ... or for the kernel whose build tree is <dir>
 #                     (e.g. /usr/src/linux-headers-6.12.117+deb12-amd64)
 # make W=1            ... with extra warnings (the tree builds clean)
-# See README.rst for the test and VM targets.
+# make demo          build and show ctxsched on a disk in a VM (no KVM needed)
+# make check         the whole test suite (host checks, VM tests), as CI runs it
+# make abi-check     the ABI guard against Debian's linux-source trees
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 PWD := $(CURDIR)
 
-.PHONY: all modules clean check-kdir
+.PHONY: all modules clean check-kdir demo check abi-check
 
 all: modules
 
@@ -27,3 +29,16 @@ modules: check-kdir
 clean:
 	@if [ -f "$(KDIR)/Makefile" ]; then $(MAKE) -C $(KDIR) M=$(PWD) clean; fi
 	rm -rf build out
+
+demo:
+	tools/demo
+
+check:
+	tests/check
+
+abi-check:
+	tests/host/abi-guard.sh 6.1
+	tests/host/abi-guard.sh 6.12
+
+# Further targets (packaging, simulators, benchmarks) live in mk/*.mk.
+include $(wildcard $(CURDIR)/mk/*.mk)

@@ -10,74 +10,35 @@
 #include <linux/blk-mq.h>
 #include "elevator.h"
 
-/* ->insert_requests() took a bool before 6.5 and blk_insert_t since. */
+/*
+ * ->insert_requests() took a bool before 6.4 and blk_insert_t since:
+ * CS_INSERT_FLAGS is the type of its last parameter.
+ */
 #ifdef CS_ELV_INSERT_BOOL
-typedef bool cs_insert_t;
-static inline bool cs_insert_at_head(cs_insert_t flags)
+#define CS_INSERT_FLAGS	bool
+static inline bool cs_insert_at_head(bool at_head)
 {
-	return flags;
+	return at_head;
 }
 #else
-typedef cs_blk_insert_t cs_insert_t;
-static inline bool cs_insert_at_head(cs_insert_t flags)
+#define CS_INSERT_FLAGS	cs_blk_insert_t
+static inline bool cs_insert_at_head(cs_blk_insert_t flags)
 {
 	return flags & CS_INSERT_AT_HEAD;
 }
 #endif
 
 /*
- * The scheduler's per-queue setup: allocate private data and store it in
- * eq->elevator_data, freeing it again on failure.  CS_DEFINE_INIT_SCHED()
- * wraps it in the ->init_sched() the kernel expects; in every variant the
- * scheduler publishes the elevator_queue in q->elevator itself.
+ * ->init_sched() in the form the kernel expects (compat/compat.c).  It calls
+ * cs_setup(), which allocates the scheduler's data, stores it in
+ * eq->elevator_data and frees it again if it fails.
  */
-typedef int (*cs_setup_fn)(struct request_queue *q, struct elevator_queue *eq);
-
 #ifdef CS_ELV_INIT_TAKES_EQ
-/* The core allocated @eq and drops it if setup fails. */
-static inline int cs_compat_init_sched(struct request_queue *q,
-				       struct elevator_queue *eq,
-				       cs_setup_fn setup)
-{
-	int ret = setup(q, eq);
-
-	if (!ret)
-		q->elevator = eq;
-	return ret;
-}
-
-#define CS_DEFINE_INIT_SCHED(name, setup)				\
-static int name(struct request_queue *q, struct elevator_queue *eq)	\
-{									\
-	return cs_compat_init_sched(q, eq, setup);			\
-}
+int cs_elv_init_sched(struct request_queue *q, struct elevator_queue *eq);
 #else
-/* The scheduler allocates the elevator_queue. */
-static inline int cs_compat_init_sched(struct request_queue *q,
-				       struct elevator_type *e,
-				       cs_setup_fn setup)
-{
-	struct elevator_queue *eq;
-	int ret;
-
-	eq = elevator_alloc(q, e);
-	if (!eq)
-		return -ENOMEM;
-	ret = setup(q, eq);
-	if (ret) {
-		kobject_put(&eq->kobj);
-		return ret;
-	}
-	q->elevator = eq;
-	return 0;
-}
-
-#define CS_DEFINE_INIT_SCHED(name, setup)				\
-static int name(struct request_queue *q, struct elevator_type *e)	\
-{									\
-	return cs_compat_init_sched(q, e, setup);			\
-}
+int cs_elv_init_sched(struct request_queue *q, struct elevator_type *e);
 #endif
+int cs_setup(struct request_queue *q, struct elevator_queue *eq);
 
 /* One dispatch point for all hardware queues. */
 static inline void cs_set_single_dispatch(struct request_queue *q)

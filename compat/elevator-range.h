@@ -27,7 +27,7 @@
 #define CS_KVER	KERNEL_VERSION(LINUX_VERSION_MAJOR, LINUX_VERSION_PATCHLEVEL, \
 			       LINUX_VERSION_SUBLEVEL)
 #define CS_KERNEL_AT_LEAST(major, minor, sub) \
-	(CS_KVER >= KERNEL_VERSION(major, minor, sub))
+	(KERNEL_VERSION(major, minor, sub) <= CS_KVER)
 
 #if !CS_KERNEL_AT_LEAST(6, 1, 0)
 #error "ctxsched: kernels older than 6.1 are not supported"

@@ -47,12 +47,9 @@ struct CS_ABI_TAG(blk_mq_alloc_data) {
 };
 
 /* ->insert_requests() flags (blk_insert_t in block/blk-mq.h, 6.4 and later). */
-#ifdef CS_ELV_INSERT_BOOL
-#define CS_ELV_INSERT_ARG bool at_head
-#else
+#ifndef CS_ELV_INSERT_BOOL
 typedef unsigned int __bitwise cs_blk_insert_t;
 #define CS_INSERT_AT_HEAD	((__force cs_blk_insert_t)0x01)
-#define CS_ELV_INSERT_ARG cs_blk_insert_t flags
 #endif
 
 struct CS_ABI_TAG(elevator_mq_ops) {
@@ -87,8 +84,13 @@ struct CS_ABI_TAG(elevator_mq_ops) {
 	void (*limit_depth)(blk_opf_t opf, struct blk_mq_alloc_data *data);
 	void (*prepare_request)(struct request *rq);
 	void (*finish_request)(struct request *rq);
+#ifdef CS_ELV_INSERT_BOOL
 	void (*insert_requests)(struct blk_mq_hw_ctx *hctx,
-				struct list_head *list, CS_ELV_INSERT_ARG);
+				struct list_head *list, bool at_head);
+#else
+	void (*insert_requests)(struct blk_mq_hw_ctx *hctx,
+				struct list_head *list, cs_blk_insert_t flags);
+#endif
 	struct request *(*dispatch_request)(struct blk_mq_hw_ctx *hctx);
 	bool (*has_work)(struct blk_mq_hw_ctx *hctx);
 	void (*completed_request)(struct request *rq, u64 now);
@@ -143,7 +145,7 @@ struct CS_ABI_TAG(elevator_queue) {
 #endif
 	void *elevator_data;
 	struct kobject kobj;
-	struct mutex sysfs_lock;
+	struct mutex sysfs_lock;	/* the core's, for iosched/ attributes */
 #ifdef CS_ELV_QUEUE_REGISTERED_BIT
 	unsigned int registered:1;
 #else

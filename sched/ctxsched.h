@@ -75,7 +75,7 @@ struct cs_stats {
  */
 struct cs_data {
 	struct request_queue *q;
-	spinlock_t lock;
+	spinlock_t lock;	/* see above */
 	struct list_head dispatch;
 	struct rb_root sort[CS_NR_CLASSES];
 	struct list_head fifo[CS_NR_CLASSES];

@@ -109,7 +109,7 @@ static void cs_insert_one(struct cs_data *cd, struct request *rq,
 }
 
 static void cs_insert_requests(struct blk_mq_hw_ctx *hctx,
-			       struct list_head *list, cs_insert_t flags)
+			       struct list_head *list, CS_INSERT_FLAGS flags)
 {
 	struct cs_data *cd = cs_of(hctx->queue);
 	bool at_head = cs_insert_at_head(flags);
@@ -338,7 +338,16 @@ static bool cs_bio_merge(struct request_queue *q, struct bio *bio,
 	return merged;
 }
 
-static int cs_setup(struct request_queue *q, struct elevator_queue *eq)
+/**
+ * cs_setup() - set up ctxsched for a request queue
+ * @q: the queue
+ * @eq: its elevator_queue, which gets the scheduler data
+ *
+ * Called by cs_elv_init_sched(), the kernel-specific ->init_sched().
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int cs_setup(struct request_queue *q, struct elevator_queue *eq)
 {
 	struct cs_data *cd;
 	enum cs_class class;
@@ -366,8 +375,6 @@ static int cs_setup(struct request_queue *q, struct elevator_queue *eq)
 	return 0;
 }
 
-CS_DEFINE_INIT_SCHED(cs_init_sched, cs_setup)
-
 static void cs_exit_sched(struct elevator_queue *eq)
 {
 	struct cs_data *cd = eq->elevator_data;
@@ -382,7 +389,7 @@ static void cs_exit_sched(struct elevator_queue *eq)
 
 static struct elevator_type ctxsched_elv = {
 	.ops = {
-		.init_sched		= cs_init_sched,
+		.init_sched		= cs_elv_init_sched,
 		.exit_sched		= cs_exit_sched,
 		.bio_merge		= cs_bio_merge,
 		.request_merge		= cs_request_merge,

@@ -51,15 +51,17 @@ static ssize_t cs_knob_store(struct elevator_queue *eq, const char *page,
 	return count;
 }
 
+/* One show/store pair per knob: the callbacks are not told which file. */
 #define CS_KNOB_ATTR(name, id)						\
+static const enum cs_knob_id cs_##name##_id = id;			\
 static ssize_t cs_##name##_show(struct elevator_queue *eq, char *page)	\
 {									\
-	return cs_knob_show(eq, page, id);				\
+	return cs_knob_show(eq, page, cs_##name##_id);			\
 }									\
 static ssize_t cs_##name##_store(struct elevator_queue *eq,		\
 				 const char *page, size_t count)	\
 {									\
-	return cs_knob_store(eq, page, count, id);			\
+	return cs_knob_store(eq, page, count, cs_##name##_id);		\
 }
 
 CS_KNOB_ATTR(fifo_expire_sync, CS_FIFO_EXPIRE_SYNC)

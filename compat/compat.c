@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Glue for elevator API differences that need a function body.
+ */
+#include <linux/blkdev.h>
+#include <linux/kobject.h>
+
+#include "compat.h"
+
+#ifdef CS_ELV_INIT_TAKES_EQ
+/**
+ * cs_elv_init_sched() - ->init_sched() of kernels that allocate the
+ *	elevator_queue themselves (6.16.4 and later)
+ * @q: the request queue
+ * @eq: its new elevator_queue; the core drops it if this fails
+ *
+ * Return: 0 or a negative errno.
+ */
+int cs_elv_init_sched(struct request_queue *q, struct elevator_queue *eq)
+{
+	int ret = cs_setup(q, eq);
+
+	if (!ret)
+		q->elevator = eq;
+	return ret;
+}
+#else
+/**
+ * cs_elv_init_sched() - ->init_sched() of kernels where the scheduler
+ *	allocates the elevator_queue
+ * @q: the request queue
+ * @e: the elevator type being set up
+ *
+ * Return: 0 or a negative errno.
+ */
+int cs_elv_init_sched(struct request_queue *q, struct elevator_type *e)
+{
+	struct elevator_queue *eq;
+	int ret;
+
+	eq = elevator_alloc(q, e);
+	if (!eq)
+		return -ENOMEM;
+	ret = cs_setup(q, eq);
+	if (ret) {
+		kobject_put(&eq->kobj);
+		return ret;
+	}
+	q->elevator = eq;
+	return 0;
+}
+#endif

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# Switch a loaded disk among ctxsched, none, mq-deadline, bfq and kyber every
+# 0.1-0.3 s for a minute while fio writes and verifies (verify_backlog) and a
+# second job reads: every switch must succeed, fio must finish with no error
+# and no lost I/O, and nothing may be left in flight.
+# timeout: 400
+. tests/lib.sh
+
+cs_load
+modprobe bfq 2>/dev/null
+modprobe kyber-iosched 2>/dev/null
+cs_nullb_create swb size=256 submit_queues=2 hw_queue_depth=16 \
+	irqmode=1
+dev=/dev/swb
+scheds="ctxsched none mq-deadline bfq kyber"
+for s in $scheds; do
+	grep -qw "$s" /sys/block/swb/queue/scheduler ||
+		cs_fail "scheduler $s not available"
+done
+cs_sched_set "$dev" ctxsched
+
+fio --name=sw-verify --filename="$dev" --rw=randwrite --bs=8k --size=128m \
+	--ioengine=libaio --direct=1 --iodepth=16 --verify=crc32c \
+	--verify_backlog=256 --verify_fatal=1 --time_based --runtime=60 \
+	> /tmp/fio-sw-verify.log 2>&1 &
+w=$!
+fio --name=sw-read --filename="$dev" --rw=read --bs=64k --offset=128m \
+	--size=128m --ioengine=psync --direct=0 --time_based --runtime=60 \
+	> /tmp/fio-sw-read.log 2>&1 &
+r=$!
+
+set -- $scheds
+n=0 bad=0
+start=$(date +%s)
+while [ $(( $(date +%s) - start )) -lt 60 ]; do
+	i=$(( n % 5 + 1 ))
+	s=${!i}
+	if echo "$s" > /sys/block/swb/queue/scheduler; then
+		n=$((n + 1))
+	else
+		bad=$((bad + 1))
+	fi
+	sleep 0.$(( RANDOM % 3 + 1 ))
+done
+wait "$w" || { cat /tmp/fio-sw-verify.log; cs_fail "verifying writer failed"; }
+wait "$r" || { cat /tmp/fio-sw-read.log; cs_fail "reader failed"; }
+cs_log "$n switches, $bad failed"
+[ "$bad" = 0 ] || cs_fail "$bad scheduler switches failed"
+# Each switch freezes the queue and drains it; under TCG that takes a while.
+[ "$n" -ge 30 ] || cs_fail "only $n switches in a minute"
+grep -q 'err= 0' /tmp/fio-sw-verify.log || cs_fail "fio reported errors"
+cs_check_idle "$dev"
+echo ok
