@@ -50,3 +50,25 @@ int cs_elv_init_sched(struct request_queue *q, struct elevator_type *e)
 	return 0;
 }
 #endif
+
+#ifdef CS_ELV_DEPTH_UPDATED_Q
+/**
+ * cs_elv_depth_updated() - ->depth_updated() of kernels that call it once
+ *	per queue after setting q->nr_requests (6.17.3 and later)
+ * @q: the request queue
+ */
+void cs_elv_depth_updated(struct request_queue *q)
+{
+	cs_depth_changed(q);
+}
+#else
+/**
+ * cs_elv_depth_updated() - ->depth_updated() of kernels that call it for
+ *	each hardware queue after resizing its scheduler tags
+ * @hctx: the hardware queue
+ */
+void cs_elv_depth_updated(struct blk_mq_hw_ctx *hctx)
+{
+	cs_depth_changed(hctx->queue);
+}
+#endif

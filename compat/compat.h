@@ -8,6 +8,7 @@
 
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
+#include <linux/hrtimer.h>
 #include "elevator.h"
 
 /*
@@ -39,6 +40,59 @@ int cs_elv_init_sched(struct request_queue *q, struct elevator_queue *eq);
 int cs_elv_init_sched(struct request_queue *q, struct elevator_type *e);
 #endif
 int cs_setup(struct request_queue *q, struct elevator_queue *eq);
+
+/*
+ * ->depth_updated() in the form the kernel expects (compat/compat.c); it
+ * calls cs_depth_changed() once the queue's new depth is in place.
+ */
+#ifdef CS_ELV_DEPTH_UPDATED_Q
+void cs_elv_depth_updated(struct request_queue *q);
+#else
+void cs_elv_depth_updated(struct blk_mq_hw_ctx *hctx);
+#endif
+void cs_depth_changed(struct request_queue *q);
+
+/*
+ * The async depth to apply: where the kernel keeps one per queue
+ * (queue/async_depth, 7.0), that one, initialised from ctxsched's default;
+ * elsewhere ctxsched's own.
+ */
+static inline unsigned int cs_compat_async_depth(struct request_queue *q,
+						 unsigned int ours)
+{
+#ifdef CS_Q_HAS_ASYNC_DEPTH
+	return q->async_depth;
+#else
+	return ours;
+#endif
+}
+
+static inline void cs_compat_init_async_depth(struct request_queue *q,
+					      unsigned int ours)
+{
+#ifdef CS_Q_HAS_ASYNC_DEPTH
+	q->async_depth = ours;
+#endif
+}
+
+/* hrtimer_setup() arrived in 6.13; hrtimer_init() left in 6.15. */
+static inline void cs_hrtimer_setup(struct hrtimer *timer,
+				    enum hrtimer_restart (*fn)(struct hrtimer *))
+{
+#if CS_KERNEL_AT_LEAST(6, 13, 0)
+	hrtimer_setup(timer, fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#else
+	hrtimer_init(timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	timer->function = fn;
+#endif
+}
+
+/* blk_queue_nonrot() became blk_queue_rot() in 7.x. */
+#ifdef blk_queue_nonrot
+#define cs_queue_rotational(q)	(!blk_queue_nonrot(q))
+#else
+#define cs_queue_rotational(q)	(!!blk_queue_rot(q))
+#endif
 
 /* One dispatch point for all hardware queues. */
 static inline void cs_set_single_dispatch(struct request_queue *q)

@@ -81,4 +81,12 @@
 #define CS_ELV_HAS_SCHED_DATA_OPS
 #endif
 
+/*
+ * request_queue.async_depth (7.0): the core keeps the async limit, exposes
+ * it as queue/async_depth and expects the scheduler to apply it.
+ */
+#if CS_KERNEL_AT_LEAST(7, 0, 0)
+#define CS_Q_HAS_ASYNC_DEPTH
+#endif
+
 #endif /* CTXSCHED_COMPAT_ELEVATOR_RANGE_H */

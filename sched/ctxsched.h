@@ -1,100 +1,233 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ctxsched: per-queue state shared by the elevator glue, its sysfs knobs and
- * its debugfs files.
+ * ctxsched: state shared by the elevator glue, queue management, sysfs
+ * knobs and debugfs files.
  */
 #ifndef CTXSCHED_H
 #define CTXSCHED_H
 
-#include <linux/atomic.h>
 #include <linux/blk-mq.h>
+#include <linux/blktrace_api.h>
+#include <linux/hrtimer.h>
+#include <linux/iocontext.h>
 #include <linux/rbtree.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
 #include "../compat/compat.h"
+#include "policy.h"
 #include "seek.h"
 
-/* Requests are sync (reads, O_DIRECT and flushing writes) or async. */
-enum cs_class {
-	CS_SYNC,
-	CS_ASYNC,
-	CS_NR_CLASSES,
+/* Tunables under queue/iosched/, stored in ns (times) or plain units. */
+enum cs_tunable {
+	CS_T_QUANTUM,
+	CS_T_FIFO_EXPIRE_SYNC,
+	CS_T_FIFO_EXPIRE_ASYNC,
+	CS_T_BACK_SEEK_MAX,		/* KiB */
+	CS_T_BACK_SEEK_PENALTY,
+	CS_T_SLICE_SYNC,
+	CS_T_SLICE_ASYNC,
+	CS_T_SLICE_ASYNC_RQ,
+	CS_T_SLICE_IDLE,
+	CS_T_GROUP_IDLE,
+	CS_T_LOW_LATENCY,
+	CS_T_TARGET_LATENCY,
+	CS_NR_TUNABLES,
 };
 
-/* Tunables under queue/iosched/, kept in the units the user writes. */
-enum cs_knob_id {
-	CS_FIFO_EXPIRE_SYNC,	/* ms */
-	CS_FIFO_EXPIRE_ASYNC,	/* ms */
-	CS_BACK_SEEK_MAX,	/* KiB */
-	CS_BACK_SEEK_PENALTY,	/* multiplier */
-	CS_NR_KNOBS,
+/* How long the disk must be free of other work before IDLE class runs. */
+#define CS_IDLE_CLASS_GRACE	(200 * NSEC_PER_MSEC)
+
+/* cs_queue.flags */
+#define CSQ_SYNC	BIT(0)	/* serves one context's sync requests */
+#define CSQ_ON_RR	BIT(1)	/* on its class's round robin */
+#define CSQ_FIFO_USED	BIT(2)	/* served an expired request this slice */
+#define CSQ_FALLBACK	BIT(3)	/* the built-in queue used when out of memory */
+
+/**
+ * struct cs_queue - requests of one I/O context (sync) or of one priority
+ *	level (async), scheduled as a unit with a time slice
+ * @cd: the queue's scheduler
+ * @ref: references: the owning context or async slot, each request, the
+ *	active slot
+ * @flags: CSQ_* flags
+ * @prio_class: service class
+ * @level: priority level within the class
+ * @sort: queued requests by start sector
+ * @fifo: queued requests by deadline
+ * @queued: requests in @sort
+ * @dispatched: requests of this queue owned by the driver
+ * @rr: entry on the class's round robin while waiting for a slice
+ * @slice_end: end of the current slice, ns; 0 until its first dispatch
+ * @slice_dispatch: requests dispatched in the current slice
+ * @last_end: sector after its most recently queued request
+ * @seek: recent seek history
+ * @cic: the owning I/O context of a sync queue, NULL otherwise
+ * @pid: process that created the queue, for traces
+ */
+struct cs_queue {
+	struct cs_data *cd;
+	int ref;
+	unsigned int flags;
+	enum cs_prio_class prio_class;
+	unsigned int level;
+	struct rb_root sort;
+	struct list_head fifo;
+	unsigned int queued;
+	unsigned int dispatched;
+	struct list_head rr;
+	u64 slice_end;
+	unsigned int slice_dispatch;
+	sector_t last_end;
+	struct cs_seek seek;
+	struct cs_icq *cic;
+	pid_t pid;
 };
 
 /**
- * struct cs_knob - description of one tunable
- * @name: sysfs file name under queue/iosched/
- * @min: smallest accepted value
- * @max: largest accepted value
- * @def: value a new queue starts with
+ * struct cs_icq - ctxsched's part of an I/O context on one queue
+ * @icq: the block layer's part; must come first (icq_size/icq_align)
+ * @sync_q: the context's sync queue, or NULL
+ * @ttime: think time
+ * @last_end: completion time of its last sync request, ns (0: none yet)
  */
-struct cs_knob {
-	const char *name;
-	u32 min;
-	u32 max;
-	u32 def;
+struct cs_icq {
+	struct io_cq icq;
+	struct cs_queue *sync_q;
+	struct cs_ttime ttime;
+	u64 last_end;
 };
 
-extern const struct cs_knob cs_knobs[CS_NR_KNOBS];
+static inline struct cs_icq *icq_to_cic(struct io_cq *icq)
+{
+	return container_of(icq, struct cs_icq, icq);
+}
 
-/* Counters shown in debugfs; the lock-free ones are atomics. */
+/* Counters shown in debugfs, under cs_data.lock. */
 struct cs_stats {
 	u64 inserted;
+	u64 head_inserted;
 	u64 bio_merged;
 	u64 rq_merged;
 	u64 dispatched;
 	u64 fifo_expired;
-	atomic64_t completed;
-	atomic64_t requeued;
+	u64 completed;
+	u64 requeued;
+	u64 slices;
+	u64 preempted;
+	u64 idle_armed;
+	u64 idle_hit;
+	u64 idle_expired;
+	u64 alloc_failed;
 };
 
 /**
  * struct cs_data - scheduler state of one request queue
  * @q: the queue
- * @lock: protects everything below but @in_driver and the atomic stats
- * @dispatch: requests inserted at head (requeues, flush sequences),
- *	served before anything else
- * @sort: queued requests of each class by start sector
- * @fifo: queued requests of each class by deadline
+ * @lock: protects everything here and in its cs_queues and cs_icqs
+ * @dispatch: requests inserted at head (requeues, flush sequences), served
+ *	before anything else
+ * @rr: per class, queues with requests waiting for a slice
+ * @nr_busy: per class, queues with requests (on @rr or active)
+ * @nr_busy_sync: per class, the sync ones among them
+ * @active: queue owning the disk, or NULL
+ * @idling: why the idle timer is armed (CS_IDLE_NONE: it is not)
+ * @idle_timer: ends idling (or the IDLE class grace period)
+ * @async_q: shared async queues by class and level
+ * @fallback: queue for requests when allocating a queue fails
  * @head: sector following the last dispatched request
- * @nr_queued: requests on @dispatch, @sort and @fifo
- * @in_driver: requests dispatched and not yet finished
+ * @nr_queued: requests in queues and on @dispatch
+ * @in_driver: requests dispatched and not finished, [0] async, [1] sync
+ * @last_delayed_sync: when a sync request last completed after its
+ *	deadline, ns (0: never)
+ * @last_busy: when a non-IDLE request was last dispatched or completed, ns
+ * @async_depth: scheduler tags an async request may use (limit_depth)
+ * @bio_q: during a bio merge, the queue the bio belongs to
  * @stats: counters for debugfs
- * @knob: tunable values, written by sysfs without @lock
+ * @tun: tunables, written by sysfs without @lock
  * @debugfs_dir: this queue's directory under debugfs ctxsched/
  */
 struct cs_data {
 	struct request_queue *q;
 	spinlock_t lock;	/* see above */
 	struct list_head dispatch;
-	struct rb_root sort[CS_NR_CLASSES];
-	struct list_head fifo[CS_NR_CLASSES];
+	struct list_head rr[CS_NR_CLASSES];
+	unsigned int nr_busy[CS_NR_CLASSES];
+	unsigned int nr_busy_sync[CS_NR_CLASSES];
+	struct cs_queue *active;
+	enum cs_idle idling;
+	struct hrtimer idle_timer;
+	struct cs_queue *async_q[CS_NR_CLASSES][CS_NR_LEVELS];
+	struct cs_queue fallback;
 	sector_t head;
 	unsigned int nr_queued;
-	atomic_t in_driver;
+	unsigned int in_driver[2];
+	u64 last_delayed_sync;
+	u64 last_busy;
+	unsigned int async_depth;
+	struct cs_queue *bio_q;
 	struct cs_stats stats;
-	u32 knob[CS_NR_KNOBS];
+	u64 tun[CS_NR_TUNABLES];
 	struct dentry *debugfs_dir;
 };
 
-static inline u32 cs_knob(const struct cs_data *cd, enum cs_knob_id id)
+static inline u64 cs_tun(const struct cs_data *cd, enum cs_tunable t)
 {
-	return READ_ONCE(cd->knob[id]);
+	return READ_ONCE(cd->tun[t]);
 }
 
-extern struct elv_fs_entry cs_sysfs_attrs[];
-void cs_knobs_init(struct cs_data *cd);
+static inline bool cs_queue_sync(const struct cs_queue *cq)
+{
+	return cq->flags & CSQ_SYNC;
+}
 
+static inline char cs_class_char(const struct cs_queue *cq)
+{
+	return "RBI"[cq->prio_class];
+}
+
+/*
+ * blktrace messages, in the spirit of CFQ's "cfq<pid><S|A>" lines:
+ * "cs<pid><S|A><R|B|I> ...".
+ */
+#define cs_log_q(cd, cq, fmt, ...)					\
+do {									\
+	const struct cs_queue *__cq = (cq);				\
+									\
+	blk_add_trace_msg((cd)->q, "cs%d%c%c " fmt, __cq->pid,		\
+			  cs_queue_sync(__cq) ? 'S' : 'A',		\
+			  cs_class_char(__cq), ##__VA_ARGS__);		\
+} while (0)
+#define cs_log(cd, fmt, ...)						\
+	blk_add_trace_msg((cd)->q, "cs " fmt, ##__VA_ARGS__)
+
+/* queue.c */
+void cs_queue_init_data(struct cs_data *cd);
+void cs_queue_exit_data(struct cs_data *cd);
+struct cs_queue *cs_queue_for_rq(struct cs_data *cd, struct request *rq);
+struct cs_queue *cs_queue_for_bio(struct cs_data *cd, struct cs_icq *cic,
+				  struct bio *bio);
+void cs_put_queue(struct cs_queue *cq);
+void cs_add_request(struct cs_data *cd, struct cs_queue *cq,
+		    struct request *rq, u64 now);
+void cs_remove_request(struct cs_data *cd, struct cs_queue *cq,
+		       struct request *rq);
+void cs_reposition_request(struct cs_queue *cq, struct request *rq);
+struct request *cs_dispatch_from_queues(struct cs_data *cd, u64 now);
+void cs_request_done(struct cs_data *cd, struct cs_queue *cq,
+		     struct request *rq, bool sync, u64 now);
+void cs_exit_cic(struct cs_data *cd, struct cs_icq *cic);
+enum hrtimer_restart cs_idle_timer_fn(struct hrtimer *timer);
+
+/* depth.c */
+int cs_depth_probe(void);
+void cs_update_depth(struct cs_data *cd, bool init);
+
+/* sysfs.c */
+extern struct elv_fs_entry cs_sysfs_attrs[];
+void cs_tunables_init(struct cs_data *cd);
+
+/* debugfs.c */
 int cs_debugfs_init(void);
 void cs_debugfs_exit(void);
 void cs_debugfs_add_queue(struct cs_data *cd);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/debug/ctxsched/<disk>/: counters and state of each queue that
- * runs ctxsched.  debugfs failures are not fatal: the scheduler works without.
+ * /sys/kernel/debug/ctxsched/<disk>/: counters and the busy queues of each
+ * disk that runs ctxsched.  debugfs failures are not fatal: the scheduler
+ * works without these files.
  */
 #include <linux/debugfs.h>
+#include <linux/ktime.h>
 #include <linux/seq_file.h>
 
 #include "ctxsched.h"
@@ -17,18 +19,64 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 
 	spin_lock_irq(&cd->lock);
 	seq_printf(m, "queued %u\n", cd->nr_queued);
-	seq_printf(m, "in_driver %d\n", atomic_read(&cd->in_driver));
+	seq_printf(m, "in_driver %u\n", cd->in_driver[0] + cd->in_driver[1]);
+	seq_printf(m, "in_driver_sync %u\n", cd->in_driver[1]);
 	seq_printf(m, "inserted %llu\n", st->inserted);
+	seq_printf(m, "head_inserted %llu\n", st->head_inserted);
 	seq_printf(m, "bio_merged %llu\n", st->bio_merged);
 	seq_printf(m, "rq_merged %llu\n", st->rq_merged);
 	seq_printf(m, "dispatched %llu\n", st->dispatched);
 	seq_printf(m, "fifo_expired %llu\n", st->fifo_expired);
-	seq_printf(m, "completed %lld\n", atomic64_read(&st->completed));
-	seq_printf(m, "requeued %lld\n", atomic64_read(&st->requeued));
+	seq_printf(m, "completed %llu\n", st->completed);
+	seq_printf(m, "requeued %llu\n", st->requeued);
+	seq_printf(m, "slices %llu\n", st->slices);
+	seq_printf(m, "preempted %llu\n", st->preempted);
+	seq_printf(m, "idle_armed %llu\n", st->idle_armed);
+	seq_printf(m, "idle_hit %llu\n", st->idle_hit);
+	seq_printf(m, "idle_expired %llu\n", st->idle_expired);
+	seq_printf(m, "alloc_failed %llu\n", st->alloc_failed);
+	seq_printf(m, "async_depth %u\n", cd->async_depth);
 	spin_unlock_irq(&cd->lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cs_stats);
+
+static void cs_show_queue(struct seq_file *m, struct cs_data *cd,
+			  struct cs_queue *cq, u64 now)
+{
+	struct cs_icq *cic = cq->cic;
+	u64 left = cq->slice_end > now ? cq->slice_end - now : 0;
+
+	seq_printf(m, "%7d %c %c%u %6u %6u %8llu %8lld %5s %-6s\n",
+		   cq->pid, cs_queue_sync(cq) ? 'S' : 'A', cs_class_char(cq),
+		   cq->level, cq->queued, cq->dispatched,
+		   div_u64(left, NSEC_PER_USEC),
+		   cic && cs_ttime_valid(&cic->ttime) ?
+			(s64)div_u64(cic->ttime.mean, NSEC_PER_USEC) : -1LL,
+		   cs_seeky(&cq->seek) ? "yes" : "no",
+		   cd->active == cq ? "active" : "");
+}
+
+static int cs_queues_show(struct seq_file *m, void *unused)
+{
+	static const char * const idling[] = { "no", "slice", "group" };
+	struct cs_data *cd = m->private;
+	enum cs_prio_class pclass;
+	struct cs_queue *cq;
+	u64 now = ktime_get_ns();
+
+	spin_lock_irq(&cd->lock);
+	seq_printf(m, "idling: %s\n", idling[cd->idling]);
+	seq_puts(m, "    pid t prio queued driver slice_us ttime_us seeky state\n");
+	if (cd->active)
+		cs_show_queue(m, cd, cd->active, now);
+	for (pclass = CS_CLASS_RT; pclass < CS_NR_CLASSES; pclass++)
+		list_for_each_entry(cq, &cd->rr[pclass], rr)
+			cs_show_queue(m, cd, cq, now);
+	spin_unlock_irq(&cd->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cs_queues);
 
 /**
  * cs_debugfs_add_queue() - create the debugfs directory of a queue
@@ -47,6 +95,8 @@ void cs_debugfs_add_queue(struct cs_data *cd)
 	}
 	debugfs_create_file("stats", 0400, cd->debugfs_dir, cd,
 			    &cs_stats_fops);
+	debugfs_create_file("queues", 0400, cd->debugfs_dir, cd,
+			    &cs_queues_fops);
 }
 
 /**

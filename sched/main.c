@@ -1,67 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ctxsched: a blk-mq I/O scheduler.
+ * ctxsched: a blk-mq I/O scheduler with CFQ-style per-context time slices.
  *
  * This file is the glue between the blk-mq elevator interface and the
- * scheduler: request bookkeeping, merging, insertion and dispatch.  Requests
- * are kept per class (sync, async) in sector order and in deadline order;
- * dispatch serves requests inserted at head first, then expired deadlines
- * (sync before async), then the next request in sector order with a bounded
- * backward seek, sync before async.
+ * scheduler: request bookkeeping, merging, insertion and dispatch.  Queue
+ * management and the dispatch loop are in queue.c, the decisions in
+ * policy.c.
  *
- * Every request the core hands to ctxsched is in exactly one state, kept in
- * rq->elv.priv[1]: unknown to ctxsched, queued in ctxsched, or owned by the
- * driver.  The counters of the last two must be zero when a queue switches
- * away, which is how lost or duplicated requests show up.
+ * Every request the core hands to ctxsched is in exactly one state (rq.h):
+ * unknown, queued in a context's queue, on the at-head dispatch list, or
+ * owned by the driver.  The counts of the last three must be zero when a
+ * queue switches away, which is how lost or duplicated requests show up.
  */
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
-#include <linux/blktrace_api.h>
+#include <linux/iocontext.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <trace/events/block.h>
 
 #include "ctxsched.h"
-
-#define CS_RQ_QUEUED	0x1UL	/* on cs_data lists */
-#define CS_RQ_DRIVER	0x2UL	/* dispatched, not finished */
-#define CS_RQ_ASYNC	0x4UL	/* class is CS_ASYNC */
-
-static inline unsigned long cs_rq_state(const struct request *rq)
-{
-	return (unsigned long)rq->elv.priv[1];
-}
-
-static inline void cs_rq_set_state(struct request *rq, unsigned long state)
-{
-	rq->elv.priv[1] = (void *)state;
-}
-
-static inline enum cs_class cs_rq_class(const struct request *rq)
-{
-	return (cs_rq_state(rq) & CS_RQ_ASYNC) ? CS_ASYNC : CS_SYNC;
-}
+#include "rq.h"
 
 static inline struct cs_data *cs_of(struct request_queue *q)
 {
 	return q->elevator->elevator_data;
-}
-
-/* Take a queued request off every ctxsched list. */
-static void cs_unlink(struct cs_data *cd, struct request *rq)
-{
-	struct request_queue *q = cd->q;
-
-	lockdep_assert_held(&cd->lock);
-
-	list_del_init(&rq->queuelist);
-	if (!RB_EMPTY_NODE(&rq->rb_node))
-		elv_rb_del(&cd->sort[cs_rq_class(rq)], rq);
-	elv_rqhash_del(q, rq);
-	if (q->last_merge == rq)
-		q->last_merge = NULL;
-	cd->nr_queued--;
-	cs_rq_set_state(rq, cs_rq_state(rq) & ~CS_RQ_QUEUED);
 }
 
 static void cs_insert_one(struct cs_data *cd, struct request *rq,
@@ -69,43 +34,40 @@ static void cs_insert_one(struct cs_data *cd, struct request *rq,
 {
 	struct request_queue *q = cd->q;
 	unsigned long state = cs_rq_state(rq);
-	enum cs_class class;
+	struct cs_queue *cq = cs_rq_queue(rq);
 
 	lockdep_assert_held(&cd->lock);
 
-	if (WARN_ON_ONCE(state & CS_RQ_QUEUED))
+	if (WARN_ON_ONCE(state & (CS_RQ_QUEUED | CS_RQ_HEAD)))
 		return;
 	if (WARN_ON_ONCE(state & CS_RQ_DRIVER)) {
 		/* Requeued without ->requeue_request(): keep counts right. */
-		atomic_dec(&cd->in_driver);
+		cd->in_driver[cs_rq_sync(rq)]--;
+		if (cq)
+			cq->dispatched--;
 	}
 
-	if (!at_head && blk_mq_sched_try_insert_merge(q, rq, free)) {
+	if (at_head) {
+		/* Requeues and flush sequences go first, unscheduled. */
+		list_add(&rq->queuelist, &cd->dispatch);
+		cs_rq_set(rq, CS_RQ_HEAD, rq_is_sync(rq));
+		rq->fifo_time = now;
+		cd->nr_queued++;
+		cd->stats.head_inserted++;
+		return;
+	}
+
+	if (blk_mq_sched_try_insert_merge(q, rq, free)) {
 		cd->stats.rq_merged++;
 		return;
 	}
-
-	class = rq_is_sync(rq) ? CS_SYNC : CS_ASYNC;
-	cs_rq_set_state(rq, CS_RQ_QUEUED |
-			(class == CS_ASYNC ? CS_RQ_ASYNC : 0));
-	cd->nr_queued++;
-	cd->stats.inserted++;
-
-	if (at_head) {
-		list_add(&rq->queuelist, &cd->dispatch);
-		rq->fifo_time = now;
-		return;
+	trace_block_rq_insert(rq);
+	if (!cq) {
+		cq = cs_queue_for_rq(cd, rq);
+		rq->elv.priv[0] = cq;
 	}
-
-	elv_rb_add(&cd->sort[class], rq);
-	/* The core's merge lookups skip requests that cannot merge. */
-	elv_rqhash_add(q, rq);
-	if (!q->last_merge)
-		q->last_merge = rq;
-	rq->fifo_time = now + (u64)cs_knob(cd, class == CS_SYNC ?
-					   CS_FIFO_EXPIRE_SYNC :
-					   CS_FIFO_EXPIRE_ASYNC) * NSEC_PER_MSEC;
-	list_add_tail(&rq->queuelist, &cd->fifo[class]);
+	cd->stats.inserted++;
+	cs_add_request(cd, cq, rq, now);
 }
 
 static void cs_insert_requests(struct blk_mq_hw_ctx *hctx,
@@ -130,95 +92,29 @@ static void cs_insert_requests(struct blk_mq_hw_ctx *hctx,
 	}
 }
 
-/* First request at or after @pos in @root, or NULL. */
-static struct request *cs_first_from(struct rb_root *root, sector_t pos)
-{
-	struct rb_node *node = root->rb_node;
-	struct request *rq, *found = NULL;
-
-	while (node) {
-		rq = rb_entry_rq(node);
-		if (blk_rq_pos(rq) >= pos) {
-			found = rq;
-			node = node->rb_left;
-		} else {
-			node = node->rb_right;
-		}
-	}
-	return found;
-}
-
-/* The next request of @class in sector order, allowing short back seeks. */
-static struct request *cs_next_by_position(struct cs_data *cd,
-					   enum cs_class class)
-{
-	struct rb_root *root = &cd->sort[class];
-	struct request *cand[2];
-	sector_t pos[2];
-	struct rb_node *prev;
-	unsigned int nr = 0;
-	int pick;
-
-	cand[0] = cs_first_from(root, cd->head);
-	if (cand[0]) {
-		pos[nr++] = blk_rq_pos(cand[0]);
-		prev = rb_prev(&cand[0]->rb_node);
-	} else {
-		prev = rb_last(root);
-	}
-	if (prev) {
-		cand[nr] = rb_entry_rq(prev);
-		pos[nr] = blk_rq_pos(cand[nr]);
-		nr++;
-	}
-	if (!nr)
-		return NULL;
-
-	pick = cs_seek_pick(cd->head, pos, nr,
-			    (sector_t)cs_knob(cd, CS_BACK_SEEK_MAX) * 2,
-			    cs_knob(cd, CS_BACK_SEEK_PENALTY));
-	if (pick >= 0)
-		return cand[pick];
-	/* Everything is far behind the head: start a new sweep. */
-	return rb_entry_rq(rb_first(root));
-}
-
-static struct request *cs_choose(struct cs_data *cd, u64 now)
-{
-	enum cs_class class;
-	struct request *rq;
-
-	if (!list_empty(&cd->dispatch))
-		return list_first_entry(&cd->dispatch, struct request,
-					queuelist);
-
-	for (class = CS_SYNC; class < CS_NR_CLASSES; class++) {
-		rq = list_first_entry_or_null(&cd->fifo[class], struct request,
-					      queuelist);
-		if (rq && rq->fifo_time <= now) {
-			cd->stats.fifo_expired++;
-			return rq;
-		}
-	}
-	for (class = CS_SYNC; class < CS_NR_CLASSES; class++) {
-		rq = cs_next_by_position(cd, class);
-		if (rq)
-			return rq;
-	}
-	return NULL;
-}
-
 static struct request *cs_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct cs_data *cd = cs_of(hctx->queue);
+	struct cs_queue *cq;
 	struct request *rq;
+	bool sync;
 
 	spin_lock_irq(&cd->lock);
-	rq = cs_choose(cd, ktime_get_ns());
+	rq = list_first_entry_or_null(&cd->dispatch, struct request,
+				      queuelist);
 	if (rq) {
-		cs_unlink(cd, rq);
-		cs_rq_set_state(rq, cs_rq_state(rq) | CS_RQ_DRIVER);
-		atomic_inc(&cd->in_driver);
+		list_del_init(&rq->queuelist);
+		cd->nr_queued--;
+		cq = cs_rq_queue(rq);
+		if (cq)
+			cq->dispatched++;
+	} else {
+		rq = cs_dispatch_from_queues(cd, ktime_get_ns());
+	}
+	if (rq) {
+		sync = rq_is_sync(rq);
+		cs_rq_set(rq, CS_RQ_DRIVER, sync);
+		cd->in_driver[sync]++;
 		cd->head = blk_rq_pos(rq) + blk_rq_sectors(rq);
 		cd->stats.dispatched++;
 		/* Nothing may merge into a request the driver owns. */
@@ -230,54 +126,135 @@ static struct request *cs_dispatch_request(struct blk_mq_hw_ctx *hctx)
 
 static bool cs_has_work(struct blk_mq_hw_ctx *hctx)
 {
-	struct cs_data *cd = cs_of(hctx->queue);
-
-	return READ_ONCE(cd->nr_queued) != 0;
+	return READ_ONCE(cs_of(hctx->queue)->nr_queued) != 0;
 }
 
 static void cs_prepare_request(struct request *rq)
 {
+	/* Takes a reference on the submitter's io_context, if any. */
+	rq->elv.icq = ioc_find_get_icq(rq->q);
 	rq->elv.priv[0] = NULL;
-	cs_rq_set_state(rq, 0);
+	rq->elv.priv[1] = NULL;
 }
 
-/* The driver is done with @rq, or @rq never reached ctxsched. */
+/* The driver is done with @rq, or @rq never got to a ctxsched list. */
 static void cs_finish_request(struct request *rq)
 {
-	struct cs_data *cd = cs_of(rq->q);
+	struct cs_queue *cq = cs_rq_queue(rq);
 	unsigned long state = cs_rq_state(rq);
+	struct cs_data *cd;
+	unsigned long flags;
+	bool sync;
 
-	WARN_ON_ONCE(state & CS_RQ_QUEUED);
-	if (state & CS_RQ_DRIVER) {
-		atomic_dec(&cd->in_driver);
-		atomic64_inc(&cd->stats.completed);
+	if (cq || (state & CS_RQ_WHERE)) {
+		cd = cs_of(rq->q);
+		sync = cs_rq_sync(rq);
+		spin_lock_irqsave(&cd->lock, flags);
+		if (WARN_ON_ONCE(state & (CS_RQ_QUEUED | CS_RQ_HEAD))) {
+			if (state & CS_RQ_QUEUED) {
+				cs_remove_request(cd, cq, rq);
+			} else {
+				list_del_init(&rq->queuelist);
+				cd->nr_queued--;
+			}
+		}
+		if (state & CS_RQ_DRIVER) {
+			cd->in_driver[sync]--;
+			cd->stats.completed++;
+			if (cq)
+				cs_request_done(cd, cq, rq, sync,
+						ktime_get_ns());
+		}
+		if (cq)
+			cs_put_queue(cq);
+		spin_unlock_irqrestore(&cd->lock, flags);
 	}
-	cs_rq_set_state(rq, 0);
+	rq->elv.priv[0] = NULL;
+	rq->elv.priv[1] = NULL;
+	if (rq->elv.icq) {
+		put_io_context(rq->elv.icq->ioc);
+		rq->elv.icq = NULL;
+	}
 }
 
 /* @rq goes back from the driver and will be inserted again. */
 static void cs_requeue_request(struct request *rq)
 {
-	struct cs_data *cd = cs_of(rq->q);
+	struct cs_queue *cq = cs_rq_queue(rq);
 	unsigned long state = cs_rq_state(rq);
+	struct cs_data *cd = cs_of(rq->q);
+	unsigned long flags;
 
-	if (state & CS_RQ_DRIVER) {
-		atomic_dec(&cd->in_driver);
-		atomic64_inc(&cd->stats.requeued);
-	}
-	cs_rq_set_state(rq, state & ~CS_RQ_DRIVER);
+	if (!(state & CS_RQ_DRIVER))
+		return;
+	spin_lock_irqsave(&cd->lock, flags);
+	cd->in_driver[cs_rq_sync(rq)]--;
+	cd->stats.requeued++;
+	if (cq)
+		cq->dispatched--;
+	cs_rq_set(rq, 0, false);
+	spin_unlock_irqrestore(&cd->lock, flags);
+}
+
+/* The submitting task's part of this queue, looked up without creating it. */
+static struct cs_icq *cs_current_cic(struct request_queue *q)
+{
+	struct io_cq *icq;
+	unsigned long flags;
+
+	if (!current->io_context)
+		return NULL;
+	/* Some kernels require queue_lock here; it is harmless on others. */
+	spin_lock_irqsave(&q->queue_lock, flags);
+	icq = ioc_lookup_icq(q);
+	spin_unlock_irqrestore(&q->queue_lock, flags);
+	return icq ? icq_to_cic(icq) : NULL;
+}
+
+static bool cs_bio_merge(struct request_queue *q, struct bio *bio,
+			 unsigned int nr_segs)
+{
+	struct cs_icq *cic = cs_current_cic(q);
+	struct cs_data *cd = cs_of(q);
+	struct request *free = NULL;
+	bool merged;
+
+	spin_lock_irq(&cd->lock);
+	cd->bio_q = cs_queue_for_bio(cd, cic, bio);
+	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	cd->bio_q = NULL;
+	spin_unlock_irq(&cd->lock);
+
+	if (free)
+		blk_mq_free_request(free);
+	return merged;
+}
+
+/* Bios merge only with queued requests of their own queue. */
+static bool cs_allow_merge(struct request_queue *q, struct request *rq,
+			   struct bio *bio)
+{
+	struct cs_data *cd = cs_of(q);
+
+	lockdep_assert_held(&cd->lock);
+
+	if (!(cs_rq_state(rq) & CS_RQ_QUEUED) || cs_rq_queue(rq) != cd->bio_q)
+		return false;
+	/* A sync bio must not wait in an async request. */
+	return !op_is_sync(bio->bi_opf) || rq_is_sync(rq);
 }
 
 static int cs_request_merge(struct request_queue *q, struct request **rq,
 			    struct bio *bio)
 {
 	struct cs_data *cd = cs_of(q);
-	enum cs_class class = op_is_sync(bio->bi_opf) ? CS_SYNC : CS_ASYNC;
 	struct request *found;
 
 	lockdep_assert_held(&cd->lock);
 
-	found = elv_rb_find(&cd->sort[class], bio_end_sector(bio));
+	if (!cd->bio_q)
+		return ELEVATOR_NO_MERGE;
+	found = elv_rb_find(&cd->bio_q->sort, bio_end_sector(bio));
 	if (found && elv_bio_merge_ok(found, bio)) {
 		*rq = found;
 		return cs_discard_mergeable(found) ? ELEVATOR_DISCARD_MERGE :
@@ -295,10 +272,8 @@ static void cs_request_merged(struct request_queue *q, struct request *rq,
 
 	cd->stats.bio_merged++;
 	/* A front merge moved the start sector: re-sort. */
-	if (type == ELEVATOR_FRONT_MERGE && !RB_EMPTY_NODE(&rq->rb_node)) {
-		elv_rb_del(&cd->sort[cs_rq_class(rq)], rq);
-		elv_rb_add(&cd->sort[cs_rq_class(rq)], rq);
-	}
+	if (type == ELEVATOR_FRONT_MERGE && (cs_rq_state(rq) & CS_RQ_QUEUED))
+		cs_reposition_request(cs_rq_queue(rq), rq);
 }
 
 /* @next was merged into @rq and will be freed by the core. */
@@ -306,36 +281,43 @@ static void cs_requests_merged(struct request_queue *q, struct request *rq,
 			       struct request *next)
 {
 	struct cs_data *cd = cs_of(q);
+	struct cs_queue *cq = cs_rq_queue(next);
 
 	lockdep_assert_held(&cd->lock);
 
 	if (!(cs_rq_state(next) & CS_RQ_QUEUED))
 		return;
 	/* @rq inherits the earlier deadline and its place in the FIFO. */
-	if (next->fifo_time < rq->fifo_time &&
-	    cs_rq_class(next) == cs_rq_class(rq) &&
-	    !RB_EMPTY_NODE(&rq->rb_node) && !RB_EMPTY_NODE(&next->rb_node)) {
+	if (cs_rq_queue(rq) == cq && (cs_rq_state(rq) & CS_RQ_QUEUED) &&
+	    next->fifo_time < rq->fifo_time) {
 		list_move(&rq->queuelist, &next->queuelist);
 		rq->fifo_time = next->fifo_time;
 	}
-	cs_unlink(cd, next);
+	cs_remove_request(cd, cq, next);
 	cd->stats.rq_merged++;
 }
 
-static bool cs_bio_merge(struct request_queue *q, struct bio *bio,
-			 unsigned int nr_segs)
+/* Async requests may not take the tags reserved for sync ones. */
+static void cs_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
-	struct cs_data *cd = cs_of(q);
-	struct request *free = NULL;
-	bool merged;
+	if (op_is_sync(opf))
+		return;
+	data->shallow_depth = cs_compat_async_depth(data->q,
+						    cs_of(data->q)->async_depth);
+}
 
-	spin_lock_irq(&cd->lock);
-	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
-	spin_unlock_irq(&cd->lock);
+static void cs_exit_icq(struct io_cq *icq)
+{
+	struct cs_icq *cic = icq_to_cic(icq);
+	struct cs_data *cd;
+	unsigned long flags;
 
-	if (free)
-		blk_mq_free_request(free);
-	return merged;
+	if (!cic->sync_q)
+		return;
+	cd = cic->sync_q->cd;
+	spin_lock_irqsave(&cd->lock, flags);
+	cs_exit_cic(cd, cic);
+	spin_unlock_irqrestore(&cd->lock, flags);
 }
 
 /**
@@ -350,7 +332,6 @@ static bool cs_bio_merge(struct request_queue *q, struct bio *bio,
 int cs_setup(struct request_queue *q, struct elevator_queue *eq)
 {
 	struct cs_data *cd;
-	enum cs_class class;
 
 	cd = kzalloc_node(sizeof(*cd), GFP_KERNEL, q->node);
 	if (!cd)
@@ -359,20 +340,25 @@ int cs_setup(struct request_queue *q, struct elevator_queue *eq)
 	cd->q = q;
 	spin_lock_init(&cd->lock);
 	INIT_LIST_HEAD(&cd->dispatch);
-	for (class = CS_SYNC; class < CS_NR_CLASSES; class++) {
-		cd->sort[class] = RB_ROOT;
-		INIT_LIST_HEAD(&cd->fifo[class]);
-	}
-	atomic_set(&cd->in_driver, 0);
-	atomic64_set(&cd->stats.completed, 0);
-	atomic64_set(&cd->stats.requeued, 0);
-	cs_knobs_init(cd);
-
+	cs_tunables_init(cd);
+	cs_queue_init_data(cd);
 	eq->elevator_data = cd;
 	cs_set_single_dispatch(q);
+	cs_update_depth(cd, true);
 	cs_debugfs_add_queue(cd);
-	blk_add_trace_msg(q, "ctxsched: init");
+	cs_log(cd, "init");
 	return 0;
+}
+
+/**
+ * cs_depth_changed() - the queue's nr_requests changed
+ * @q: the queue
+ *
+ * Called by the kernel-specific ->depth_updated() in compat/compat.c.
+ */
+void cs_depth_changed(struct request_queue *q)
+{
+	cs_update_depth(cs_of(q), false);
 }
 
 static void cs_exit_sched(struct elevator_queue *eq)
@@ -380,10 +366,11 @@ static void cs_exit_sched(struct elevator_queue *eq)
 	struct cs_data *cd = eq->elevator_data;
 
 	cs_debugfs_remove_queue(cd);
+	cs_queue_exit_data(cd);
 	/* The queue is frozen: nothing may be left in ctxsched or the driver. */
-	WARN(cd->nr_queued || atomic_read(&cd->in_driver),
-	     "ctxsched: exit with %u queued and %d in driver\n",
-	     cd->nr_queued, atomic_read(&cd->in_driver));
+	WARN(cd->nr_queued || cd->in_driver[0] || cd->in_driver[1],
+	     "ctxsched: exit with %u queued and %u+%u in driver\n",
+	     cd->nr_queued, cd->in_driver[0], cd->in_driver[1]);
 	kfree(cd);
 }
 
@@ -391,6 +378,9 @@ static struct elevator_type ctxsched_elv = {
 	.ops = {
 		.init_sched		= cs_elv_init_sched,
 		.exit_sched		= cs_exit_sched,
+		.depth_updated		= cs_elv_depth_updated,
+		.limit_depth		= cs_limit_depth,
+		.allow_merge		= cs_allow_merge,
 		.bio_merge		= cs_bio_merge,
 		.request_merge		= cs_request_merge,
 		.request_merged		= cs_request_merged,
@@ -403,7 +393,10 @@ static struct elevator_type ctxsched_elv = {
 		.has_work		= cs_has_work,
 		.former_request		= elv_rb_former_request,
 		.next_request		= elv_rb_latter_request,
+		.exit_icq		= cs_exit_icq,
 	},
+	.icq_size = sizeof(struct cs_icq),
+	.icq_align = __alignof__(struct cs_icq),
 	.elevator_attrs = cs_sysfs_attrs,
 	.elevator_name = "ctxsched",
 	.elevator_owner = THIS_MODULE,
@@ -414,6 +407,9 @@ static int __init ctxsched_init(void)
 {
 	int ret;
 
+	ret = cs_depth_probe();
+	if (ret)
+		return ret;
 	ret = cs_debugfs_init();
 	if (ret)
 		return ret;

@@ -1,80 +1,146 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tunables under /sys/block/<disk>/queue/iosched/.
+ * Tunables under /sys/block/<disk>/queue/iosched/, with CFQ's names, units
+ * and defaults.  Times are kept in ns; "slice_idle" shows and takes ms,
+ * "slice_idle_us" the same value in us.
  *
- * Every knob takes a decimal integer in a documented range.  Anything else
- * (text, a sign, overflow, a value out of range) is refused with -EINVAL and
- * the knob keeps its value.
+ * Every file takes a decimal integer in its range.  Anything else (text, a
+ * sign, a fraction, overflow, a value out of range) is refused with -EINVAL
+ * and the tunable keeps its value.
  */
 #include <linux/kernel.h>
 #include <linux/sysfs.h>
+#include <linux/time64.h>
 
 #include "ctxsched.h"
 
-const struct cs_knob cs_knobs[CS_NR_KNOBS] = {
-	[CS_FIFO_EXPIRE_SYNC]	= { "fifo_expire_sync",	1, 60000, 125 },
-	[CS_FIFO_EXPIRE_ASYNC]	= { "fifo_expire_async", 1, 60000, 250 },
-	[CS_BACK_SEEK_MAX]	= { "back_seek_max",	0, 1U << 30, 16384 },
-	[CS_BACK_SEEK_PENALTY]	= { "back_seek_penalty", 1, 1000, 2 },
+/**
+ * struct cs_tunable_desc - range and default of a tunable, in stored units
+ * @min: smallest accepted value
+ * @max: largest accepted value
+ * @def: value a new queue starts with
+ */
+struct cs_tunable_desc {
+	u64 min;
+	u64 max;
+	u64 def;
+};
+
+#define MS	NSEC_PER_MSEC
+#define US	NSEC_PER_USEC
+
+static const struct cs_tunable_desc cs_tunables[CS_NR_TUNABLES] = {
+	[CS_T_QUANTUM]		= { 1, 4096, 8 },
+	[CS_T_FIFO_EXPIRE_SYNC]	= { 1 * MS, 60000 * MS, 125 * MS },
+	[CS_T_FIFO_EXPIRE_ASYNC] = { 1 * MS, 60000 * MS, 250 * MS },
+	[CS_T_BACK_SEEK_MAX]	= { 0, 1ULL << 30, 16384 },
+	[CS_T_BACK_SEEK_PENALTY] = { 1, 1000, 2 },
+	[CS_T_SLICE_SYNC]	= { 1 * US, 60000 * MS, 100 * MS },
+	[CS_T_SLICE_ASYNC]	= { 1 * US, 60000 * MS, 40 * MS },
+	[CS_T_SLICE_ASYNC_RQ]	= { 1, 4096, 2 },
+	[CS_T_SLICE_IDLE]	= { 0, 1000 * MS, 8 * MS },
+	[CS_T_GROUP_IDLE]	= { 0, 1000 * MS, 8 * MS },
+	[CS_T_LOW_LATENCY]	= { 0, 1, 1 },
+	[CS_T_TARGET_LATENCY]	= { 1 * US, 60000 * MS, 300 * MS },
 };
 
 /**
- * cs_knobs_init() - give a new queue the default tunables
+ * cs_tunables_init() - give a new queue the default tunables
  * @cd: the queue's scheduler data
  */
-void cs_knobs_init(struct cs_data *cd)
+void cs_tunables_init(struct cs_data *cd)
 {
 	int i;
 
-	for (i = 0; i < CS_NR_KNOBS; i++)
-		cd->knob[i] = cs_knobs[i].def;
+	for (i = 0; i < CS_NR_TUNABLES; i++)
+		cd->tun[i] = cs_tunables[i].def;
 }
 
-static ssize_t cs_knob_show(struct elevator_queue *eq, char *page,
-			    enum cs_knob_id id)
+/**
+ * struct cs_attr - a file under iosched/
+ * @t: the tunable it shows
+ * @unit: stored units per unit of the file (1, or ns per ms or per us)
+ */
+struct cs_attr {
+	enum cs_tunable t;
+	u64 unit;
+};
+
+static ssize_t cs_attr_show(struct elevator_queue *eq, char *page,
+			    const struct cs_attr *a)
 {
 	struct cs_data *cd = eq->elevator_data;
 
-	return sysfs_emit(page, "%u\n", cs_knob(cd, id));
+	return sysfs_emit(page, "%llu\n", div64_u64(cs_tun(cd, a->t), a->unit));
 }
 
-static ssize_t cs_knob_store(struct elevator_queue *eq, const char *page,
-			     size_t count, enum cs_knob_id id)
+static ssize_t cs_attr_store(struct elevator_queue *eq, const char *page,
+			     size_t count, const struct cs_attr *a)
 {
+	const struct cs_tunable_desc *d = &cs_tunables[a->t];
 	struct cs_data *cd = eq->elevator_data;
 	unsigned int val;
+	u64 v;
 
-	if (kstrtouint(page, 10, &val) ||
-	    val < cs_knobs[id].min || val > cs_knobs[id].max)
+	if (kstrtouint(page, 10, &val))
 		return -EINVAL;
-	WRITE_ONCE(cd->knob[id], val);
+	v = (u64)val * a->unit;
+	if (v < d->min || v > d->max)
+		return -EINVAL;
+	WRITE_ONCE(cd->tun[a->t], v);
 	return count;
 }
 
-/* One show/store pair per knob: the callbacks are not told which file. */
-#define CS_KNOB_ATTR(name, id)						\
-static const enum cs_knob_id cs_##name##_id = id;			\
+/* One show/store pair per file: the callbacks are not told which file. */
+#define CS_ATTR(name, tunable, unit)					\
+static const struct cs_attr cs_attr_##name = { tunable, unit };	\
 static ssize_t cs_##name##_show(struct elevator_queue *eq, char *page)	\
 {									\
-	return cs_knob_show(eq, page, cs_##name##_id);			\
+	return cs_attr_show(eq, page, &cs_attr_##name);			\
 }									\
 static ssize_t cs_##name##_store(struct elevator_queue *eq,		\
 				 const char *page, size_t count)	\
 {									\
-	return cs_knob_store(eq, page, count, cs_##name##_id);		\
+	return cs_attr_store(eq, page, count, &cs_attr_##name);		\
 }
 
-CS_KNOB_ATTR(fifo_expire_sync, CS_FIFO_EXPIRE_SYNC)
-CS_KNOB_ATTR(fifo_expire_async, CS_FIFO_EXPIRE_ASYNC)
-CS_KNOB_ATTR(back_seek_max, CS_BACK_SEEK_MAX)
-CS_KNOB_ATTR(back_seek_penalty, CS_BACK_SEEK_PENALTY)
+CS_ATTR(quantum, CS_T_QUANTUM, 1)
+CS_ATTR(fifo_expire_sync, CS_T_FIFO_EXPIRE_SYNC, MS)
+CS_ATTR(fifo_expire_async, CS_T_FIFO_EXPIRE_ASYNC, MS)
+CS_ATTR(back_seek_max, CS_T_BACK_SEEK_MAX, 1)
+CS_ATTR(back_seek_penalty, CS_T_BACK_SEEK_PENALTY, 1)
+CS_ATTR(slice_sync, CS_T_SLICE_SYNC, MS)
+CS_ATTR(slice_sync_us, CS_T_SLICE_SYNC, US)
+CS_ATTR(slice_async, CS_T_SLICE_ASYNC, MS)
+CS_ATTR(slice_async_us, CS_T_SLICE_ASYNC, US)
+CS_ATTR(slice_async_rq, CS_T_SLICE_ASYNC_RQ, 1)
+CS_ATTR(slice_idle, CS_T_SLICE_IDLE, MS)
+CS_ATTR(slice_idle_us, CS_T_SLICE_IDLE, US)
+CS_ATTR(group_idle, CS_T_GROUP_IDLE, MS)
+CS_ATTR(group_idle_us, CS_T_GROUP_IDLE, US)
+CS_ATTR(low_latency, CS_T_LOW_LATENCY, 1)
+CS_ATTR(target_latency, CS_T_TARGET_LATENCY, MS)
+CS_ATTR(target_latency_us, CS_T_TARGET_LATENCY, US)
 
-#define CS_ATTR(name) __ATTR(name, 0644, cs_##name##_show, cs_##name##_store)
+#define CS_FILE(name) __ATTR(name, 0644, cs_##name##_show, cs_##name##_store)
 
 struct elv_fs_entry cs_sysfs_attrs[] = {
-	CS_ATTR(fifo_expire_sync),
-	CS_ATTR(fifo_expire_async),
-	CS_ATTR(back_seek_max),
-	CS_ATTR(back_seek_penalty),
+	CS_FILE(quantum),
+	CS_FILE(fifo_expire_sync),
+	CS_FILE(fifo_expire_async),
+	CS_FILE(back_seek_max),
+	CS_FILE(back_seek_penalty),
+	CS_FILE(slice_sync),
+	CS_FILE(slice_sync_us),
+	CS_FILE(slice_async),
+	CS_FILE(slice_async_us),
+	CS_FILE(slice_async_rq),
+	CS_FILE(slice_idle),
+	CS_FILE(slice_idle_us),
+	CS_FILE(group_idle),
+	CS_FILE(group_idle_us),
+	CS_FILE(low_latency),
+	CS_FILE(target_latency),
+	CS_FILE(target_latency_us),
 	__ATTR_NULL
 };

@@ -121,3 +121,29 @@ cs_fio_verify() {
 	    > "$log" 2>&1 || { cat "$log"; cs_fail "fio $name verify phase"; }
 	grep -q 'err= 0' "$log" || { cat "$log"; cs_fail "fio $name: errors"; }
 }
+
+# cs_fio_get JSON JOB EXPR: a value from fio --output-format=json output,
+# EXPR being a Python expression over the job's dict "j", e.g.
+# "j['read']['io_kbytes']".
+cs_fio_get() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+for j in data["jobs"]:
+    if j["jobname"] == sys.argv[2]:
+        print(eval(sys.argv[3]))
+        break
+else:
+    sys.exit("no job " + sys.argv[2])
+PY
+}
+
+# cs_serial_disk NAME: a null_blk disk that serves one request at a time in
+# about 1 ms and claims to be rotational, so that ctxsched idles on it.
+cs_serial_disk() {
+	cs_nullb_create "$1" size=1024 memory_backed=0 irqmode=2 \
+		completion_nsec=1000000 hw_queue_depth=1 submit_queues=1 \
+		?poll_queues=0
+	echo 1 > "/sys/block/$1/queue/rotational" ||
+		cs_fail "cannot mark $1 rotational"
+}

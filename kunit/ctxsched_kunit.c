@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for ctxsched's scheduling policy: slice lengths by class and
+ * level, slice expiry, think time and seekiness, idle decisions, preemption,
+ * FIFO expiry, async depth limits and head-movement choices.  The policy is
+ * pure, so the tests pass times in directly: no clock, no device.
+ *
+ * The policy sources are compiled into this module, so it does not depend
+ * on ctxsched.ko being loaded.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+
+#include "../sched/policy.c"
+#include "../sched/seek.c"
+
+#define MS	NSEC_PER_MSEC
+
+/* Slice lengths follow slice * (9 - level) / 5. */
+static void cs_test_slice_levels(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, cs_slice_len(100 * MS, 0), 180 * MS);
+	KUNIT_EXPECT_EQ(test, cs_slice_len(100 * MS, 4), 100 * MS);
+	KUNIT_EXPECT_EQ(test, cs_slice_len(100 * MS, 7), 40 * MS);
+	KUNIT_EXPECT_EQ(test, cs_slice_len(40 * MS, 4), 40 * MS);
+	KUNIT_EXPECT_EQ(test, cs_slice_len(40 * MS, 0), 72 * MS);
+	/* Out-of-range levels count as the lowest. */
+	KUNIT_EXPECT_EQ(test, cs_slice_len(100 * MS, 12), 40 * MS);
+}
+
+static void cs_test_slice_monotonic(struct kunit *test)
+{
+	unsigned int level;
+
+	for (level = 1; level < CS_NR_LEVELS; level++)
+		KUNIT_EXPECT_LT(test, cs_slice_len(100 * MS, level),
+				cs_slice_len(100 * MS, level - 1));
+}
+
+/* The -n0 : -n7 share the behaviour test checks. */
+static void cs_test_slice_ratio(struct kunit *test)
+{
+	u64 hi = cs_slice_len(100 * MS, 0), lo = cs_slice_len(100 * MS, 7);
+
+	KUNIT_EXPECT_EQ(test, hi * 2, lo * 9);
+}
+
+static void cs_test_scaled_slice(struct kunit *test)
+{
+	/* One queue, or a round within target_latency: unchanged. */
+	KUNIT_EXPECT_EQ(test, cs_scaled_slice(100 * MS, 100 * MS, 1,
+					      300 * MS, 8 * MS), 100 * MS);
+	KUNIT_EXPECT_EQ(test, cs_scaled_slice(100 * MS, 100 * MS, 3,
+					      300 * MS, 8 * MS), 100 * MS);
+	/* Five queues: 500 ms expected, scaled to 300/500. */
+	KUNIT_EXPECT_EQ(test, cs_scaled_slice(100 * MS, 100 * MS, 5,
+					      300 * MS, 8 * MS), 60 * MS);
+	/* Twenty queues: never below twice slice_idle. */
+	KUNIT_EXPECT_EQ(test, cs_scaled_slice(100 * MS, 100 * MS, 20,
+					      300 * MS, 8 * MS), 16 * MS);
+	/* A slice already shorter than that floor stays as it is. */
+	KUNIT_EXPECT_EQ(test, cs_scaled_slice(10 * MS, 100 * MS, 20,
+					      300 * MS, 8 * MS), 10 * MS);
+}
+
+static void cs_test_slice_expired(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, cs_slice_expired(0, 5 * MS));
+	KUNIT_EXPECT_FALSE(test, cs_slice_expired(10 * MS, 9 * MS));
+	KUNIT_EXPECT_TRUE(test, cs_slice_expired(10 * MS, 10 * MS));
+	KUNIT_EXPECT_TRUE(test, cs_slice_expired(10 * MS, 11 * MS));
+}
+
+static void cs_test_async_slice_rq(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, cs_async_slice_rq(2, 4), 16U);
+	KUNIT_EXPECT_EQ(test, cs_async_slice_rq(2, 0), 32U);
+	KUNIT_EXPECT_EQ(test, cs_async_slice_rq(2, 7), 4U);
+	KUNIT_EXPECT_EQ(test, cs_async_slice_rq(1, 9), 2U);
+}
+
+static struct kunit_case cs_slice_cases[] = {
+	KUNIT_CASE(cs_test_slice_levels),
+	KUNIT_CASE(cs_test_slice_monotonic),
+	KUNIT_CASE(cs_test_slice_ratio),
+	KUNIT_CASE(cs_test_scaled_slice),
+	KUNIT_CASE(cs_test_slice_expired),
+	KUNIT_CASE(cs_test_async_slice_rq),
+	{}
+};
+
+static struct kunit_suite cs_slice_suite = {
+	.name = "ctxsched_slice",
+	.test_cases = cs_slice_cases,
+};
+
+/* The first sample sets the mean; three make it trustworthy. */
+static void cs_test_ttime_first_samples(struct kunit *test)
+{
+	struct cs_ttime tt = {};
+
+	cs_ttime_add(&tt, 2 * MS, 8 * MS);
+	KUNIT_EXPECT_EQ(test, tt.mean, 2 * MS);
+	KUNIT_EXPECT_FALSE(test, cs_ttime_valid(&tt));
+	cs_ttime_add(&tt, 2 * MS, 8 * MS);
+	KUNIT_EXPECT_FALSE(test, cs_ttime_valid(&tt));
+	cs_ttime_add(&tt, 2 * MS, 8 * MS);
+	KUNIT_EXPECT_TRUE(test, cs_ttime_valid(&tt));
+	KUNIT_EXPECT_EQ(test, tt.mean, 2 * MS);
+}
+
+/* One long pause counts as twice slice_idle at most. */
+static void cs_test_ttime_cap(struct kunit *test)
+{
+	struct cs_ttime tt = {};
+
+	cs_ttime_add(&tt, 1000 * MS, 8 * MS);
+	KUNIT_EXPECT_EQ(test, tt.mean, 16 * MS);
+}
+
+/* The mean follows a change of behaviour within a few requests. */
+static void cs_test_ttime_decay(struct kunit *test)
+{
+	struct cs_ttime tt = {};
+	int i;
+
+	for (i = 0; i < 20; i++)
+		cs_ttime_add(&tt, 1 * MS, 8 * MS);
+	KUNIT_EXPECT_LE(test, tt.mean, 1 * MS);
+	for (i = 0; i < 10; i++)
+		cs_ttime_add(&tt, 16 * MS, 8 * MS);
+	KUNIT_EXPECT_GT(test, tt.mean, 8 * MS);
+}
+
+static void cs_test_seek_sequential(struct kunit *test)
+{
+	struct cs_seek sk = {};
+	int i;
+
+	for (i = 0; i < 64; i++)
+		cs_seek_add(&sk, 0, 256, true);
+	KUNIT_EXPECT_FALSE(test, cs_seeky(&sk));
+	/* Short hops stay under the threshold. */
+	for (i = 0; i < 64; i++)
+		cs_seek_add(&sk, CS_SEEK_FAR_ROT, 256, true);
+	KUNIT_EXPECT_FALSE(test, cs_seeky(&sk));
+}
+
+static void cs_test_seek_random(struct kunit *test)
+{
+	struct cs_seek sk = {};
+	int i;
+
+	for (i = 0; i < 4; i++)
+		cs_seek_add(&sk, 1 << 20, 8, true);
+	KUNIT_EXPECT_FALSE(test, cs_seeky(&sk));
+	cs_seek_add(&sk, 1 << 20, 8, true);
+	KUNIT_EXPECT_TRUE(test, cs_seeky(&sk));
+	/* Old seeks age out after 32 sequential requests. */
+	for (i = 0; i < 32; i++)
+		cs_seek_add(&sk, 0, 8, true);
+	KUNIT_EXPECT_FALSE(test, cs_seeky(&sk));
+}
+
+/* On flash, small requests are what counts as random. */
+static void cs_test_seek_nonrot(struct kunit *test)
+{
+	struct cs_seek big = {}, small = {};
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		cs_seek_add(&big, 1 << 20, 256, false);
+		cs_seek_add(&small, 0, 8, false);
+	}
+	KUNIT_EXPECT_FALSE(test, cs_seeky(&big));
+	KUNIT_EXPECT_TRUE(test, cs_seeky(&small));
+}
+
+static struct cs_idle_input cs_seq_reader(void)
+{
+	struct cs_idle_input in = {
+		.sync = true,
+		.rotational = true,
+		.ctx_alive = true,
+		.seeky = false,
+		.ttime_valid = true,
+		.ttime_mean = 1 * MS,
+		.slice_idle = 8 * MS,
+		.group_idle = 8 * MS,
+		.last_sync_in_class = false,
+	};
+
+	return in;
+}
+
+static void cs_test_idle_sequential(struct kunit *test)
+{
+	struct cs_idle_input in = cs_seq_reader();
+
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_QUEUE);
+	/* Unknown think time: give the new context the benefit of doubt. */
+	in.ttime_valid = false;
+	in.ttime_mean = 100 * MS;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_QUEUE);
+	/* Think time equal to slice_idle still idles. */
+	in.ttime_valid = true;
+	in.ttime_mean = 8 * MS;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_QUEUE);
+}
+
+static void cs_test_idle_never(struct kunit *test)
+{
+	struct cs_idle_input in = cs_seq_reader();
+
+	in.sync = false;
+	in.last_sync_in_class = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	in = cs_seq_reader();
+	in.rotational = false;
+	in.last_sync_in_class = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	in = cs_seq_reader();
+	in.ctx_alive = false;
+	in.last_sync_in_class = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+}
+
+static void cs_test_idle_think_time(struct kunit *test)
+{
+	struct cs_idle_input in = cs_seq_reader();
+
+	in.ttime_mean = 9 * MS;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	in.last_sync_in_class = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_GROUP);
+}
+
+static void cs_test_idle_seeky(struct kunit *test)
+{
+	struct cs_idle_input in = cs_seq_reader();
+
+	in.seeky = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	in.last_sync_in_class = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_GROUP);
+	in.group_idle = 0;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+}
+
+static void cs_test_idle_disabled(struct kunit *test)
+{
+	struct cs_idle_input in = cs_seq_reader();
+
+	in.slice_idle = 0;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	in.last_sync_in_class = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_GROUP);
+}
+
+static struct kunit_case cs_idle_cases[] = {
+	KUNIT_CASE(cs_test_ttime_first_samples),
+	KUNIT_CASE(cs_test_ttime_cap),
+	KUNIT_CASE(cs_test_ttime_decay),
+	KUNIT_CASE(cs_test_seek_sequential),
+	KUNIT_CASE(cs_test_seek_random),
+	KUNIT_CASE(cs_test_seek_nonrot),
+	KUNIT_CASE(cs_test_idle_sequential),
+	KUNIT_CASE(cs_test_idle_never),
+	KUNIT_CASE(cs_test_idle_think_time),
+	KUNIT_CASE(cs_test_idle_seeky),
+	KUNIT_CASE(cs_test_idle_disabled),
+	{}
+};
+
+static struct kunit_suite cs_idle_suite = {
+	.name = "ctxsched_idle",
+	.test_cases = cs_idle_cases,
+};
+
+static bool cs_preempts(enum cs_prio_class nc, bool ns,
+			enum cs_prio_class ac, bool as)
+{
+	struct cs_preempt_input in = {
+		.new_class = nc, .new_sync = ns,
+		.active_class = ac, .active_sync = as,
+	};
+
+	return cs_should_preempt(&in);
+}
+
+static void cs_test_preempt_class(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, cs_preempts(CS_CLASS_RT, true, CS_CLASS_BE, true));
+	KUNIT_EXPECT_TRUE(test, cs_preempts(CS_CLASS_RT, false, CS_CLASS_BE, true));
+	KUNIT_EXPECT_TRUE(test, cs_preempts(CS_CLASS_BE, false, CS_CLASS_IDLE, true));
+	KUNIT_EXPECT_TRUE(test, cs_preempts(CS_CLASS_RT, true, CS_CLASS_IDLE, true));
+	KUNIT_EXPECT_FALSE(test, cs_preempts(CS_CLASS_BE, true, CS_CLASS_RT, false));
+	KUNIT_EXPECT_FALSE(test, cs_preempts(CS_CLASS_IDLE, true, CS_CLASS_BE, false));
+}
+
+static void cs_test_preempt_sync(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, cs_preempts(CS_CLASS_BE, true, CS_CLASS_BE, false));
+	KUNIT_EXPECT_FALSE(test, cs_preempts(CS_CLASS_BE, false, CS_CLASS_BE, true));
+	KUNIT_EXPECT_FALSE(test, cs_preempts(CS_CLASS_BE, true, CS_CLASS_BE, true));
+	KUNIT_EXPECT_FALSE(test, cs_preempts(CS_CLASS_RT, false, CS_CLASS_RT, false));
+}
+
+static void cs_test_fifo_expiry(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, cs_fifo_expired(125 * MS, 124 * MS));
+	KUNIT_EXPECT_TRUE(test, cs_fifo_expired(125 * MS, 125 * MS));
+	KUNIT_EXPECT_TRUE(test, cs_fifo_expired(125 * MS, 500 * MS));
+}
+
+static struct kunit_case cs_order_cases[] = {
+	KUNIT_CASE(cs_test_preempt_class),
+	KUNIT_CASE(cs_test_preempt_sync),
+	KUNIT_CASE(cs_test_fifo_expiry),
+	{}
+};
+
+static struct kunit_suite cs_order_suite = {
+	.name = "ctxsched_order",
+	.test_cases = cs_order_cases,
+};
+
+static void cs_test_async_dispatch(struct kunit *test)
+{
+	/* Async waits while sync requests are in the driver. */
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 1, U64_MAX,
+						    100 * MS, 0), 0U);
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, false, 1, U64_MAX,
+						    100 * MS, 0), 0U);
+	/* No delayed sync, or low_latency off: the full quantum. */
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, U64_MAX,
+						    100 * MS, 3), 8U);
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, false, 0, 0,
+						    100 * MS, 3), 8U);
+	/* Right after a delayed sync: one request, and only if none is out. */
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, 0,
+						    100 * MS, 0), 1U);
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, 0,
+						    100 * MS, 1), 0U);
+	/* One more per slice_sync since then. */
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, 350 * MS,
+						    100 * MS, 2), 3U);
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, 5000 * MS,
+						    100 * MS, 2), 8U);
+}
+
+static void cs_test_async_depth(struct kunit *test)
+{
+	/* A quarter of the tags stays free for sync requests. */
+	KUNIT_EXPECT_EQ(test, cs_async_depth(256, true, 64), 192U);
+	KUNIT_EXPECT_EQ(test, cs_async_depth(256, false, 64), 48U);
+	KUNIT_EXPECT_EQ(test, cs_async_depth(2, true, 64), 1U);
+	KUNIT_EXPECT_EQ(test, cs_async_depth(1, true, 64), 1U);
+	/* Fewer tags than a word: the one word holds them all. */
+	KUNIT_EXPECT_EQ(test, cs_async_depth(2, false, 64), 1U);
+	KUNIT_EXPECT_EQ(test, cs_async_depth(16, false, 64), 12U);
+}
+
+static void cs_test_idle_class_grace(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, cs_idle_class_may_run(0, 5 * MS, 200 * MS));
+	KUNIT_EXPECT_FALSE(test, cs_idle_class_may_run(100 * MS, 299 * MS,
+						       200 * MS));
+	KUNIT_EXPECT_TRUE(test, cs_idle_class_may_run(100 * MS, 300 * MS,
+						      200 * MS));
+}
+
+static struct kunit_case cs_depth_cases[] = {
+	KUNIT_CASE(cs_test_async_dispatch),
+	KUNIT_CASE(cs_test_async_depth),
+	KUNIT_CASE(cs_test_idle_class_grace),
+	{}
+};
+
+static struct kunit_suite cs_depth_suite = {
+	.name = "ctxsched_depth",
+	.test_cases = cs_depth_cases,
+};
+
+static void cs_test_seek_cost(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, cs_seek_cost(1000, 1500, 100, 2), 500ULL);
+	KUNIT_EXPECT_EQ(test, cs_seek_cost(1000, 950, 100, 2), 100ULL);
+	KUNIT_EXPECT_EQ(test, cs_seek_cost(1000, 900, 100, 2), 200ULL);
+	KUNIT_EXPECT_EQ(test, cs_seek_cost(1000, 899, 100, 2), CS_SEEK_TOO_FAR);
+	/* A penalty of 0 counts as 1. */
+	KUNIT_EXPECT_EQ(test, cs_seek_cost(1000, 950, 100, 0), 50ULL);
+}
+
+static void cs_test_seek_pick(struct kunit *test)
+{
+	sector_t fwd_near[] = { 1100, 950 };	/* 100 ahead, 50 back (x2) */
+	sector_t back_near[] = { 1300, 950 };	/* 300 ahead, 50 back (x2) */
+	sector_t too_far[] = { 10, 20 };
+
+	/* A tie goes to the forward candidate. */
+	KUNIT_EXPECT_EQ(test, cs_seek_pick(1000, fwd_near, 2, 100, 2), 0);
+	KUNIT_EXPECT_EQ(test, cs_seek_pick(1000, back_near, 2, 100, 2), 1);
+	KUNIT_EXPECT_EQ(test, cs_seek_pick(1000, too_far, 2, 100, 2), -1);
+	KUNIT_EXPECT_EQ(test, cs_seek_pick(1000, too_far, 0, 100, 2), -1);
+}
+
+static struct kunit_case cs_seek_cases[] = {
+	KUNIT_CASE(cs_test_seek_cost),
+	KUNIT_CASE(cs_test_seek_pick),
+	{}
+};
+
+static struct kunit_suite cs_seek_suite = {
+	.name = "ctxsched_seek",
+	.test_cases = cs_seek_cases,
+};
+
+kunit_test_suites(&cs_slice_suite, &cs_idle_suite, &cs_order_suite,
+		  &cs_depth_suite, &cs_seek_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the ctxsched scheduling policy");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctxsched scheduling policy.  Times are nanoseconds; callers pass "now".
+ *
+ * Slices follow CFQ: a sync queue at level L gets
+ *	slice_sync * (9 - L) / 5
+ * (180 ms at level 0, 100 ms at level 4, 40 ms at level 7 with the default
+ * slice_sync of 100 ms), async queues the same with slice_async.  With
+ * low_latency on, slices shrink when so many queues are busy that a full
+ * round would take longer than target_latency.
+ */
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+
+#include "policy.h"
+
+static unsigned int cs_clamp_level(unsigned int level)
+{
+	return min_t(unsigned int, level, CS_NR_LEVELS - 1);
+}
+
+/**
+ * cs_slice_len() - time slice of a queue
+ * @base: slice_sync or slice_async, ns
+ * @level: priority level, 0 (highest) to 7
+ *
+ * Return: @base scaled by level: 9/5 of it at level 0, 2/5 at level 7.
+ */
+u64 cs_slice_len(u64 base, unsigned int level)
+{
+	return div_u64(base * (9 - cs_clamp_level(level)), 5);
+}
+
+/**
+ * cs_scaled_slice() - shorten a slice so a round of busy queues fits in
+ *	the target latency
+ * @slice: the queue's slice, ns
+ * @slice_sync: the sync base slice, ns
+ * @nr_busy: queues that want the disk in this round
+ * @target_latency: how long a newcomer should wait at most, ns
+ * @slice_idle: idle time, ns; a slice never shrinks below twice it
+ *
+ * Return: @slice, or @slice * @target_latency / (@slice_sync * @nr_busy)
+ * but not less than min(@slice, 2 * @slice_idle).
+ */
+u64 cs_scaled_slice(u64 slice, u64 slice_sync, unsigned int nr_busy,
+		    u64 target_latency, u64 slice_idle)
+{
+	u64 expect, low, scaled;
+
+	if (nr_busy <= 1)
+		return slice;
+	expect = slice_sync * nr_busy;
+	if (expect <= target_latency)
+		return slice;
+	low = min(slice, 2 * slice_idle);
+	scaled = mul_u64_u64_div_u64(slice, target_latency, expect);
+	return max(scaled, low);
+}
+
+/**
+ * cs_slice_expired() - whether a started slice is used up
+ * @slice_end: end of the slice, ns; 0 if it has not started
+ * @now: current time, ns
+ *
+ * Return: true once @now reaches @slice_end.
+ */
+bool cs_slice_expired(u64 slice_end, u64 now)
+{
+	return slice_end && now >= slice_end;
+}
+
+/**
+ * cs_async_slice_rq() - requests an async queue may dispatch in one slice
+ * @slice_async_rq: the slice_async_rq tunable
+ * @level: priority level of the queue
+ *
+ * Return: 2 * @slice_async_rq * (8 - @level), as CFQ allowed.
+ */
+unsigned int cs_async_slice_rq(unsigned int slice_async_rq, unsigned int level)
+{
+	return 2 * slice_async_rq * (CS_NR_LEVELS - cs_clamp_level(level));
+}
+
+/**
+ * cs_ttime_add() - fold one think time into a context's decaying mean
+ * @tt: the context's think-time state
+ * @think: time from the completion of its last request to this one, ns
+ * @slice_idle: the idle time; one long pause counts as twice this at most
+ *
+ * The first sample sets the mean; after that each sample weighs 1/8 and
+ * the past 7/8, so the mean follows a change of behaviour within a few
+ * requests.
+ */
+void cs_ttime_add(struct cs_ttime *tt, u64 think, u64 slice_idle)
+{
+	if (slice_idle)
+		think = min(think, 2 * slice_idle);
+	if (!tt->samples)
+		tt->mean = think;
+	else
+		tt->mean = div_u64(7 * tt->mean + think, 8);
+	if (tt->samples < 256)
+		tt->samples++;
+}
+
+/**
+ * cs_ttime_valid() - whether a context's think time has enough samples
+ * @tt: the context's think-time state
+ *
+ * Return: true after three samples.
+ */
+bool cs_ttime_valid(const struct cs_ttime *tt)
+{
+	return tt->samples >= 3;
+}
+
+/**
+ * cs_seek_add() - record whether a queue's new request seeks
+ * @sk: the queue's seek state
+ * @distance: sectors between the end of its previous request and this one
+ * @sectors: size of this request
+ * @rotational: the device has seek costs
+ *
+ * On a rotating disk a request counts as a seek when it starts more than
+ * CS_SEEK_FAR_ROT sectors from where the previous one ended; on flash,
+ * when it is smaller than CS_SEEK_SMALL_NONROT sectors.
+ */
+void cs_seek_add(struct cs_seek *sk, u64 distance, unsigned int sectors,
+		 bool rotational)
+{
+	bool seek = rotational ? distance > CS_SEEK_FAR_ROT :
+				 sectors < CS_SEEK_SMALL_NONROT;
+
+	sk->history = (sk->history << 1) | seek;
+	if (sk->nr < 32)
+		sk->nr++;
+}
+
+/**
+ * cs_seeky() - whether a queue's recent requests were mostly seeks
+ * @sk: the queue's seek state
+ *
+ * Return: true when more than 4 of the last 32 requests seeked.
+ */
+bool cs_seeky(const struct cs_seek *sk)
+{
+	return hweight32(sk->history) > 32 / 8;
+}
+
+/**
+ * cs_idle_decision() - whether the active queue keeps the disk while it
+ *	has nothing queued
+ * @in: the queue's state and the idle tunables
+ *
+ * Only sync queues on rotating disks idle: a sequential context whose think
+ * time is within slice_idle (or not known yet) waits for its next request;
+ * otherwise, if it is the last sync queue of its class with work, the class
+ * keeps the disk for group_idle so that async and lower classes do not cut
+ * in between its requests.
+ *
+ * Return: the kind of idling to do.
+ */
+enum cs_idle cs_idle_decision(const struct cs_idle_input *in)
+{
+	if (!in->sync || !in->rotational || !in->ctx_alive)
+		return CS_IDLE_NONE;
+	if (!in->seeky && in->slice_idle &&
+	    (!in->ttime_valid || in->ttime_mean <= in->slice_idle))
+		return CS_IDLE_QUEUE;
+	if (in->group_idle && in->last_sync_in_class)
+		return CS_IDLE_GROUP;
+	return CS_IDLE_NONE;
+}
+
+/**
+ * cs_should_preempt() - whether a queue that got a request takes the disk
+ *	from the active queue at once
+ * @in: the two queues
+ *
+ * A higher class preempts a lower one (any class preempts IDLE), and within
+ * a class a sync queue preempts an async one.
+ *
+ * Return: true to preempt.
+ */
+bool cs_should_preempt(const struct cs_preempt_input *in)
+{
+	if (in->new_class != in->active_class)
+		return in->new_class < in->active_class;
+	return in->new_sync && !in->active_sync;
+}
+
+/**
+ * cs_fifo_expired() - whether a request has waited past its deadline
+ * @deadline: the request's deadline, ns
+ * @now: current time, ns
+ *
+ * Return: true once @now reaches @deadline.
+ */
+bool cs_fifo_expired(u64 deadline, u64 now)
+{
+	return now >= deadline;
+}
+
+/**
+ * cs_async_max_dispatch() - how many requests an async queue may have in the
+ *	driver
+ * @quantum: the quantum tunable
+ * @low_latency: the low_latency tunable
+ * @sync_in_driver: sync requests in the driver now
+ * @since_delayed_sync: time since a sync request last completed after its
+ *	deadline, ns (U64_MAX if never)
+ * @slice_sync: the sync base slice, ns
+ * @async_in_driver: requests of this async queue in the driver now
+ *
+ * Async requests wait while sync ones are in the driver.  With low_latency,
+ * after sync requests were delayed, async depth grows back by one request
+ * per slice_sync, so writeback cannot flood the disk right after reads
+ * suffered.
+ *
+ * Return: the limit, at most @quantum.
+ */
+unsigned int cs_async_max_dispatch(unsigned int quantum, bool low_latency,
+				   unsigned int sync_in_driver,
+				   u64 since_delayed_sync, u64 slice_sync,
+				   unsigned int async_in_driver)
+{
+	u64 depth;
+
+	if (sync_in_driver)
+		return 0;
+	if (!low_latency || !slice_sync)
+		return quantum;
+	depth = div64_u64(since_delayed_sync, slice_sync);
+	if (!depth && !async_in_driver)
+		depth = 1;
+	return min_t(u64, depth, quantum);
+}
+
+/**
+ * cs_async_depth() - scheduler tags an async request may take
+ * @nr_requests: tags in the queue's scheduler tag bitmap
+ * @whole_bitmap: the kernel applies the limit to the whole tag bitmap
+ *	(true) or to each word of it (false)
+ * @word_bits: bits per word of the tag bitmap
+ *
+ * A quarter of the tags stays free for sync requests, so that writeback
+ * cannot hold every tag while reads wait for one.  A per-word limit applies
+ * to each full word; a bitmap smaller than a word is one partial word.
+ *
+ * Return: the shallow depth to set, at least 1.
+ */
+unsigned int cs_async_depth(unsigned int nr_requests, bool whole_bitmap,
+			    unsigned int word_bits)
+{
+	unsigned int total = whole_bitmap ? nr_requests :
+					    min(word_bits, nr_requests);
+
+	return max(total * 3 / 4, 1U);
+}
+
+/**
+ * cs_idle_class_may_run() - whether the IDLE class may use the disk
+ * @last_busy: when other classes last had work, ns (0: never)
+ * @now: current time, ns
+ * @grace: how long the disk must have been free of other work, ns
+ *
+ * Return: true once the disk has had no other work for @grace.
+ */
+bool cs_idle_class_may_run(u64 last_busy, u64 now, u64 grace)
+{
+	return !last_busy || now >= last_busy + grace;
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ctxsched scheduling policy: pure functions over ctxsched's own state, with
+ * the time passed in (nanoseconds).  Nothing here touches a request queue,
+ * so KUnit (kunit/) drives it with a fake clock and no device.
+ */
+#ifndef CTXSCHED_POLICY_H
+#define CTXSCHED_POLICY_H
+
+#include <linux/types.h>
+
+/* Service classes, served strictly in this order. */
+enum cs_prio_class {
+	CS_CLASS_RT,
+	CS_CLASS_BE,
+	CS_CLASS_IDLE,
+	CS_NR_CLASSES,
+};
+
+/* Priority levels within RT and BE, 0 (highest) to 7 (lowest). */
+#define CS_NR_LEVELS	8
+#define CS_DEFAULT_LEVEL 4
+
+/**
+ * struct cs_ttime - think time of an I/O context: how long it takes, once a
+ *	request of it completes, to issue the next one
+ * @mean: decaying mean, ns
+ * @samples: samples folded in so far (saturates)
+ */
+struct cs_ttime {
+	u64 mean;
+	u32 samples;
+};
+
+/**
+ * struct cs_seek - recent head movement of a queue
+ * @history: one bit per recent request, set when it was a seek
+ * @nr: requests recorded so far (saturates at 32)
+ */
+struct cs_seek {
+	u32 history;
+	u32 nr;
+};
+
+/* Seek thresholds, in 512-byte sectors. */
+#define CS_SEEK_FAR_ROT		800	/* 400 KiB away: the head moves */
+#define CS_SEEK_SMALL_NONROT	32	/* below 16 KiB: random I/O on flash */
+
+/* Why a queue may keep the disk while it has nothing queued. */
+enum cs_idle {
+	CS_IDLE_NONE,
+	CS_IDLE_QUEUE,	/* wait slice_idle for this context's next request */
+	CS_IDLE_GROUP,	/* wait group_idle before leaving the sync class */
+};
+
+/**
+ * struct cs_idle_input - what the idle decision looks at
+ * @sync: the queue is sync
+ * @rotational: the device has seek costs
+ * @ctx_alive: the I/O context still has tasks that can issue I/O
+ * @seeky: the queue's recent requests were mostly seeks
+ * @ttime_valid: enough think-time samples to trust @ttime_mean
+ * @ttime_mean: decaying mean think time, ns
+ * @slice_idle: per-queue idle time, ns (0 disables per-queue idling)
+ * @group_idle: group idle time, ns (0 disables it)
+ * @last_sync_in_class: no other sync queue of the class has requests
+ */
+struct cs_idle_input {
+	bool sync;
+	bool rotational;
+	bool ctx_alive;
+	bool seeky;
+	bool ttime_valid;
+	u64 ttime_mean;
+	u64 slice_idle;
+	u64 group_idle;
+	bool last_sync_in_class;
+};
+
+/**
+ * struct cs_preempt_input - a queue that just got a request, and the
+ *	queue that owns the disk
+ * @new_class: class of the queue with the new request
+ * @new_sync: that queue is sync
+ * @active_class: class of the active queue
+ * @active_sync: the active queue is sync
+ */
+struct cs_preempt_input {
+	enum cs_prio_class new_class;
+	bool new_sync;
+	enum cs_prio_class active_class;
+	bool active_sync;
+};
+
+u64 cs_slice_len(u64 base, unsigned int level);
+u64 cs_scaled_slice(u64 slice, u64 slice_sync, unsigned int nr_busy,
+		    u64 target_latency, u64 slice_idle);
+bool cs_slice_expired(u64 slice_end, u64 now);
+unsigned int cs_async_slice_rq(unsigned int slice_async_rq,
+			       unsigned int level);
+
+void cs_ttime_add(struct cs_ttime *tt, u64 think, u64 slice_idle);
+bool cs_ttime_valid(const struct cs_ttime *tt);
+
+void cs_seek_add(struct cs_seek *sk, u64 distance, unsigned int sectors,
+		 bool rotational);
+bool cs_seeky(const struct cs_seek *sk);
+
+enum cs_idle cs_idle_decision(const struct cs_idle_input *in);
+bool cs_should_preempt(const struct cs_preempt_input *in);
+
+bool cs_fifo_expired(u64 deadline, u64 now);
+unsigned int cs_async_max_dispatch(unsigned int quantum, bool low_latency,
+				   unsigned int sync_in_driver,
+				   u64 since_delayed_sync, u64 slice_sync,
+				   unsigned int async_in_driver);
+unsigned int cs_async_depth(unsigned int nr_requests, bool whole_bitmap,
+			    unsigned int word_bits);
+bool cs_idle_class_may_run(u64 last_busy, u64 now, u64 grace);
+
+#endif /* CTXSCHED_POLICY_H */
