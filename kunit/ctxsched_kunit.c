@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 
+#include "../sched/coop.c"
 #include "../sched/policy.c"
 #include "../sched/seek.c"
 
@@ -416,8 +417,142 @@ static struct kunit_suite cs_seek_suite = {
 	.test_cases = cs_seek_cases,
 };
 
+static void cs_test_coop_close(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, cs_coop_close(1000, 1000));
+	KUNIT_EXPECT_TRUE(test, cs_coop_close(1000, 1000 + CS_COOP_CLOSE));
+	KUNIT_EXPECT_FALSE(test, cs_coop_close(1000, 1001 + CS_COOP_CLOSE));
+	/* A request just before the end of the stream also continues it. */
+	KUNIT_EXPECT_TRUE(test, cs_coop_close(1000, 900));
+	KUNIT_EXPECT_FALSE(test, cs_coop_close(1 << 20, 0));
+}
+
+static struct cs_coop_input cs_stream_pair(u64 distance)
+{
+	struct cs_coop_input in = {
+		.active_sync = true, .new_sync = true,
+		.active_class = CS_CLASS_BE, .new_class = CS_CLASS_BE,
+		.distance = distance,
+	};
+
+	return in;
+}
+
+static void cs_test_coop_merge(struct kunit *test)
+{
+	struct cs_coop_input in = cs_stream_pair(0);
+
+	KUNIT_EXPECT_TRUE(test, cs_should_merge(&in));
+	in.distance = CS_COOP_CLOSE;
+	KUNIT_EXPECT_TRUE(test, cs_should_merge(&in));
+	in.distance = CS_COOP_CLOSE + 1;
+	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
+}
+
+static void cs_test_coop_no_merge(struct kunit *test)
+{
+	struct cs_coop_input in = cs_stream_pair(0);
+
+	in.new_sync = false;
+	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
+	in = cs_stream_pair(0);
+	in.active_sync = false;
+	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
+	in = cs_stream_pair(0);
+	in.new_class = CS_CLASS_RT;
+	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
+	in = cs_stream_pair(0);
+	in.active_class = CS_CLASS_IDLE;
+	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
+	in = cs_stream_pair(0);
+	in.active_seeky = true;
+	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
+	in = cs_stream_pair(0);
+	in.new_seeky = true;
+	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
+}
+
+/*
+ * Five contexts reading one stream in turn, 64 KiB (128 sectors) each: every
+ * context's request starts where the merged queue's last one ended, so each
+ * joins in turn.  A context that fell behind by more than the threshold, or
+ * reads another area, does not.
+ */
+static void cs_test_coop_chain(struct kunit *test)
+{
+	sector_t last_end = 0, pos, lagging = 0;
+	struct cs_coop_input in;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		pos = last_end;			/* context i % 5 continues */
+		in = cs_stream_pair(pos >= last_end ? pos - last_end :
+						      last_end - pos);
+		KUNIT_EXPECT_TRUE(test, cs_should_merge(&in));
+		last_end = pos + 128;
+	}
+	/* 20 chunks on, a context still at the start is 2560 sectors back. */
+	in = cs_stream_pair(last_end - lagging);
+	KUNIT_EXPECT_FALSE(test, cs_coop_close(last_end, lagging));
+	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
+	/* One chunk behind is still the same stream. */
+	in = cs_stream_pair(128);
+	KUNIT_EXPECT_TRUE(test, cs_should_merge(&in));
+}
+
+static void cs_test_coop_split(struct kunit *test)
+{
+	struct cs_seek sk = {};
+	int i;
+
+	KUNIT_EXPECT_FALSE(test, cs_should_split(true, 3, cs_seeky(&sk)));
+	/* Two streams interleaved in one queue: every request seeks. */
+	for (i = 0; i < 6; i++)
+		cs_seek_add(&sk, 1 << 21, 128, true);
+	KUNIT_EXPECT_TRUE(test, cs_should_split(true, 3, cs_seeky(&sk)));
+	/* Only merged queues split, and only with contexts to split. */
+	KUNIT_EXPECT_FALSE(test, cs_should_split(false, 3, cs_seeky(&sk)));
+	KUNIT_EXPECT_FALSE(test, cs_should_split(true, 1, cs_seeky(&sk)));
+}
+
+static void cs_test_group_keys(struct kunit *test)
+{
+	/* Two threads of process 100 with contexts 0x1000 and 0x2000. */
+	KUNIT_EXPECT_NE(test, cs_group_key(CS_GROUP_THREAD, 100, 0x1000),
+			cs_group_key(CS_GROUP_THREAD, 100, 0x2000));
+	KUNIT_EXPECT_EQ(test, cs_group_key(CS_GROUP_PROCESS, 100, 0x1000),
+			cs_group_key(CS_GROUP_PROCESS, 100, 0x2000));
+	KUNIT_EXPECT_NE(test, cs_group_key(CS_GROUP_PROCESS, 100, 0x1000),
+			cs_group_key(CS_GROUP_PROCESS, 101, 0x1000));
+}
+
+static void cs_test_cap(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, cs_cap_allows(0, 1 << 20, 1 << 20));
+	KUNIT_EXPECT_TRUE(test, cs_cap_allows(256, 128 << 10, 128 << 10));
+	KUNIT_EXPECT_FALSE(test, cs_cap_allows(256, 128 << 10, 129 << 10));
+	KUNIT_EXPECT_FALSE(test, cs_cap_allows(256, 256 << 10, 4096));
+	KUNIT_EXPECT_TRUE(test, cs_cap_allows(4, 0, 4096));
+}
+
+static struct kunit_case cs_coop_cases[] = {
+	KUNIT_CASE(cs_test_coop_close),
+	KUNIT_CASE(cs_test_coop_merge),
+	KUNIT_CASE(cs_test_coop_no_merge),
+	KUNIT_CASE(cs_test_coop_chain),
+	KUNIT_CASE(cs_test_coop_split),
+	KUNIT_CASE(cs_test_group_keys),
+	KUNIT_CASE(cs_test_cap),
+	{}
+};
+
+static struct kunit_suite cs_coop_suite = {
+	.name = "ctxsched_coop",
+	.test_cases = cs_coop_cases,
+};
+
 kunit_test_suites(&cs_slice_suite, &cs_idle_suite, &cs_order_suite,
-		  &cs_depth_suite, &cs_seek_suite);
+		  &cs_depth_suite, &cs_seek_suite, &cs_coop_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ctxsched scheduling policy");
 MODULE_LICENSE("GPL");

@@ -14,7 +14,10 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include <linux/hashtable.h>
+
 #include "../compat/compat.h"
+#include "coop.h"
 #include "policy.h"
 #include "seek.h"
 
@@ -32,6 +35,8 @@ enum cs_tunable {
 	CS_T_GROUP_IDLE,
 	CS_T_LOW_LATENCY,
 	CS_T_TARGET_LATENCY,
+	CS_T_GROUP_BY,			/* enum cs_group_by */
+	CS_T_MAX_REQUEST_KB,		/* 0: no cap */
 	CS_NR_TUNABLES,
 };
 
@@ -43,13 +48,17 @@ enum cs_tunable {
 #define CSQ_ON_RR	BIT(1)	/* on its class's round robin */
 #define CSQ_FIFO_USED	BIT(2)	/* served an expired request this slice */
 #define CSQ_FALLBACK	BIT(3)	/* the built-in queue used when out of memory */
+#define CSQ_MERGED	BIT(4)	/* serves cooperating contexts merged into it */
+#define CSQ_SPLIT	BIT(5)	/* its contexts leave at their next request */
+#define CSQ_KEYED	BIT(6)	/* on cs_data.keyed, as a process's queue */
 
 /**
- * struct cs_queue - requests of one I/O context (sync) or of one priority
- *	level (async), scheduled as a unit with a time slice
+ * struct cs_queue - requests of one I/O context, of several that
+ *	cooperate or of one process (sync), or of one priority level (async),
+ *	scheduled as a unit with a time slice
  * @cd: the queue's scheduler
- * @ref: references: the owning context or async slot, each request, the
- *	active slot
+ * @ref: references: each member context, the async slot, each request,
+ *	the active slot
  * @flags: CSQ_* flags
  * @prio_class: service class
  * @level: priority level within the class
@@ -62,7 +71,13 @@ enum cs_tunable {
  * @slice_dispatch: requests dispatched in the current slice
  * @last_end: sector after its most recently queued request
  * @seek: recent seek history
- * @cic: the owning I/O context of a sync queue, NULL otherwise
+ * @ttime: think time: from the completion of its last request to the
+ *	arrival of the next, when nothing else of it was queued or in flight
+ * @last_done: completion time of its last request, ns (0: none yet)
+ * @members: the contexts (cs_icq.member) whose sync requests it serves
+ * @nr_members: entries on @members
+ * @key: the process it is keyed by, with CSQ_KEYED
+ * @key_node: entry in cs_data.keyed, with CSQ_KEYED
  * @pid: process that created the queue, for traces
  */
 struct cs_queue {
@@ -80,22 +95,29 @@ struct cs_queue {
 	unsigned int slice_dispatch;
 	sector_t last_end;
 	struct cs_seek seek;
-	struct cs_icq *cic;
+	struct cs_ttime ttime;
+	u64 last_done;
+	struct list_head members;
+	unsigned int nr_members;
+	unsigned long key;
+	struct hlist_node key_node;
 	pid_t pid;
 };
 
 /**
  * struct cs_icq - ctxsched's part of an I/O context on one queue
  * @icq: the block layer's part; must come first (icq_size/icq_align)
- * @sync_q: the context's sync queue, or NULL
- * @ttime: think time
- * @last_end: completion time of its last sync request, ns (0: none yet)
+ * @sync_q: the queue serving the context's sync requests, or NULL
+ * @member: entry on @sync_q's members
+ * @gen: cs_data.group_gen when the context joined @sync_q
+ * @tgid: process of the task that owns the context
  */
 struct cs_icq {
 	struct io_cq icq;
 	struct cs_queue *sync_q;
-	struct cs_ttime ttime;
-	u64 last_end;
+	struct list_head member;
+	unsigned int gen;
+	pid_t tgid;
 };
 
 static inline struct cs_icq *icq_to_cic(struct io_cq *icq)
@@ -119,6 +141,9 @@ struct cs_stats {
 	u64 idle_hit;
 	u64 idle_expired;
 	u64 alloc_failed;
+	u64 coop_merged;
+	u64 coop_split;
+	u64 cap_refused;
 };
 
 /**
@@ -143,6 +168,8 @@ struct cs_stats {
  * @last_busy: when a non-IDLE request was last dispatched or completed, ns
  * @async_depth: scheduler tags an async request may use (limit_depth)
  * @bio_q: during a bio merge, the queue the bio belongs to
+ * @keyed: process queues by process (group_by=process)
+ * @group_gen: bumped when group_by changes, so that contexts regroup
  * @stats: counters for debugfs
  * @tun: tunables, written by sysfs without @lock
  * @debugfs_dir: this queue's directory under debugfs ctxsched/
@@ -166,6 +193,8 @@ struct cs_data {
 	u64 last_busy;
 	unsigned int async_depth;
 	struct cs_queue *bio_q;
+	DECLARE_HASHTABLE(keyed, 6);
+	unsigned int group_gen;
 	struct cs_stats stats;
 	u64 tun[CS_NR_TUNABLES];
 	struct dentry *debugfs_dir;
@@ -204,10 +233,17 @@ do {									\
 /* queue.c */
 void cs_queue_init_data(struct cs_data *cd);
 void cs_queue_exit_data(struct cs_data *cd);
+struct cs_queue *cs_alloc_queue(struct cs_data *cd, bool sync,
+				enum cs_prio_class pclass, unsigned int level);
+void cs_put_queue(struct cs_queue *cq);
+void cs_prio_of(unsigned short ioprio, enum cs_prio_class *pclass,
+		unsigned int *level);
+void cs_rr_add(struct cs_data *cd, struct cs_queue *cq, bool front);
+void cs_rr_del(struct cs_data *cd, struct cs_queue *cq);
+void cs_busy_account(struct cs_data *cd, struct cs_queue *cq, int d);
 struct cs_queue *cs_queue_for_rq(struct cs_data *cd, struct request *rq);
 struct cs_queue *cs_queue_for_bio(struct cs_data *cd, struct cs_icq *cic,
 				  struct bio *bio);
-void cs_put_queue(struct cs_queue *cq);
 void cs_add_request(struct cs_data *cd, struct cs_queue *cq,
 		    struct request *rq, u64 now);
 void cs_remove_request(struct cs_data *cd, struct cs_queue *cq,
@@ -216,8 +252,18 @@ void cs_reposition_request(struct cs_queue *cq, struct request *rq);
 struct request *cs_dispatch_from_queues(struct cs_data *cd, u64 now);
 void cs_request_done(struct cs_data *cd, struct cs_queue *cq,
 		     struct request *rq, bool sync, u64 now);
-void cs_exit_cic(struct cs_data *cd, struct cs_icq *cic);
+void cs_expire_active(struct cs_data *cd);
 enum hrtimer_restart cs_idle_timer_fn(struct hrtimer *timer);
+
+/* members.c */
+struct cs_queue *cs_sync_queue(struct cs_data *cd, struct cs_icq *cic,
+			       enum cs_prio_class pclass, unsigned int level);
+void cs_exit_cic(struct cs_data *cd, struct cs_icq *cic);
+bool cs_members_alive(const struct cs_queue *cq);
+void cs_unkey(struct cs_data *cd, struct cs_queue *cq);
+struct cs_queue *cs_try_cooperate(struct cs_data *cd, struct cs_queue *cq,
+				  struct request *rq);
+void cs_check_split(struct cs_data *cd, struct cs_queue *cq);
 
 /* depth.c */
 int cs_depth_probe(void);

@@ -35,6 +35,9 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "idle_hit %llu\n", st->idle_hit);
 	seq_printf(m, "idle_expired %llu\n", st->idle_expired);
 	seq_printf(m, "alloc_failed %llu\n", st->alloc_failed);
+	seq_printf(m, "coop_merged %llu\n", st->coop_merged);
+	seq_printf(m, "coop_split %llu\n", st->coop_split);
+	seq_printf(m, "cap_refused %llu\n", st->cap_refused);
 	seq_printf(m, "async_depth %u\n", cd->async_depth);
 	spin_unlock_irq(&cd->lock);
 	return 0;
@@ -44,17 +47,19 @@ DEFINE_SHOW_ATTRIBUTE(cs_stats);
 static void cs_show_queue(struct seq_file *m, struct cs_data *cd,
 			  struct cs_queue *cq, u64 now)
 {
-	struct cs_icq *cic = cq->cic;
 	u64 left = cq->slice_end > now ? cq->slice_end - now : 0;
 
-	seq_printf(m, "%7d %c %c%u %6u %6u %8llu %8lld %5s %-6s\n",
+	seq_printf(m, "%7d %c %c%u %6u %6u %8llu %8lld %5s %7u %-6s%s%s%s\n",
 		   cq->pid, cs_queue_sync(cq) ? 'S' : 'A', cs_class_char(cq),
 		   cq->level, cq->queued, cq->dispatched,
 		   div_u64(left, NSEC_PER_USEC),
-		   cic && cs_ttime_valid(&cic->ttime) ?
-			(s64)div_u64(cic->ttime.mean, NSEC_PER_USEC) : -1LL,
-		   cs_seeky(&cq->seek) ? "yes" : "no",
-		   cd->active == cq ? "active" : "");
+		   cs_ttime_valid(&cq->ttime) ?
+			(s64)div_u64(cq->ttime.mean, NSEC_PER_USEC) : -1LL,
+		   cs_seeky(&cq->seek) ? "yes" : "no", cq->nr_members,
+		   cd->active == cq ? "active" : "",
+		   cq->flags & CSQ_MERGED ? " merged" : "",
+		   cq->flags & CSQ_SPLIT ? " splitting" : "",
+		   cq->flags & CSQ_KEYED ? " process" : "");
 }
 
 static int cs_queues_show(struct seq_file *m, void *unused)
@@ -67,7 +72,7 @@ static int cs_queues_show(struct seq_file *m, void *unused)
 
 	spin_lock_irq(&cd->lock);
 	seq_printf(m, "idling: %s\n", idling[cd->idling]);
-	seq_puts(m, "    pid t prio queued driver slice_us ttime_us seeky state\n");
+	seq_puts(m, "    pid t prio queued driver slice_us ttime_us seeky members state\n");
 	if (cd->active)
 		cs_show_queue(m, cd, cd->active, now);
 	for (pclass = CS_CLASS_RT; pclass < CS_NR_CLASSES; pclass++)

@@ -57,7 +57,9 @@ static void cs_insert_one(struct cs_data *cd, struct request *rq,
 		return;
 	}
 
-	if (blk_mq_sched_try_insert_merge(q, rq, free)) {
+	/* Insert merges cannot be checked against the size cap: skip them. */
+	if (!cs_tun(cd, CS_T_MAX_REQUEST_KB) &&
+	    blk_mq_sched_try_insert_merge(q, rq, free)) {
 		cd->stats.rq_merged++;
 		return;
 	}
@@ -131,10 +133,16 @@ static bool cs_has_work(struct blk_mq_hw_ctx *hctx)
 
 static void cs_prepare_request(struct request *rq)
 {
+	struct io_cq *icq;
+
 	/* Takes a reference on the submitter's io_context, if any. */
-	rq->elv.icq = ioc_find_get_icq(rq->q);
+	icq = ioc_find_get_icq(rq->q);
+	rq->elv.icq = icq;
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = NULL;
+	/* The context belongs to the task that submits through it. */
+	if (icq && !icq_to_cic(icq)->tgid)
+		icq_to_cic(icq)->tgid = current->tgid;
 }
 
 /* The driver is done with @rq, or @rq never got to a ctxsched list. */
@@ -230,7 +238,10 @@ static bool cs_bio_merge(struct request_queue *q, struct bio *bio,
 	return merged;
 }
 
-/* Bios merge only with queued requests of their own queue. */
+/*
+ * Bios merge only with queued requests of their own queue, and only while
+ * the request stays within max_request_kb.
+ */
 static bool cs_allow_merge(struct request_queue *q, struct request *rq,
 			   struct bio *bio)
 {
@@ -241,7 +252,46 @@ static bool cs_allow_merge(struct request_queue *q, struct request *rq,
 	if (!(cs_rq_state(rq) & CS_RQ_QUEUED) || cs_rq_queue(rq) != cd->bio_q)
 		return false;
 	/* A sync bio must not wait in an async request. */
-	return !op_is_sync(bio->bi_opf) || rq_is_sync(rq);
+	if (op_is_sync(bio->bi_opf) && !rq_is_sync(rq))
+		return false;
+	if (!cs_cap_allows(cs_tun(cd, CS_T_MAX_REQUEST_KB), blk_rq_bytes(rq),
+			   bio->bi_iter.bi_size)) {
+		cd->stats.cap_refused++;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The neighbours the core tries to merge a grown request with; none when
+ * the result would exceed max_request_kb.
+ */
+static struct request *cs_former_request(struct request_queue *q,
+					 struct request *rq)
+{
+	struct request *prev = elv_rb_former_request(q, rq);
+	struct cs_data *cd = cs_of(q);
+
+	if (prev && !cs_cap_allows(cs_tun(cd, CS_T_MAX_REQUEST_KB),
+				   blk_rq_bytes(prev), blk_rq_bytes(rq))) {
+		cd->stats.cap_refused++;
+		return NULL;
+	}
+	return prev;
+}
+
+static struct request *cs_next_request(struct request_queue *q,
+				       struct request *rq)
+{
+	struct request *next = elv_rb_latter_request(q, rq);
+	struct cs_data *cd = cs_of(q);
+
+	if (next && !cs_cap_allows(cs_tun(cd, CS_T_MAX_REQUEST_KB),
+				   blk_rq_bytes(rq), blk_rq_bytes(next))) {
+		cd->stats.cap_refused++;
+		return NULL;
+	}
+	return next;
 }
 
 static int cs_request_merge(struct request_queue *q, struct request **rq,
@@ -391,8 +441,8 @@ static struct elevator_type ctxsched_elv = {
 		.insert_requests	= cs_insert_requests,
 		.dispatch_request	= cs_dispatch_request,
 		.has_work		= cs_has_work,
-		.former_request		= elv_rb_former_request,
-		.next_request		= elv_rb_latter_request,
+		.former_request		= cs_former_request,
+		.next_request		= cs_next_request,
 		.exit_icq		= cs_exit_icq,
 	},
 	.icq_size = sizeof(struct cs_icq),

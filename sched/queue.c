@@ -25,8 +25,14 @@
 #include "ctxsched.h"
 #include "rq.h"
 
-static void cs_prio_of(unsigned short ioprio, enum cs_prio_class *pclass,
-		       unsigned int *level)
+/**
+ * cs_prio_of() - class and level of an I/O priority
+ * @ioprio: the priority (IOPRIO_PRIO_VALUE)
+ * @pclass: the class it maps to
+ * @level: the level it maps to
+ */
+void cs_prio_of(unsigned short ioprio, enum cs_prio_class *pclass,
+		unsigned int *level)
 {
 	switch (IOPRIO_PRIO_CLASS(ioprio)) {
 	case IOPRIO_CLASS_RT:
@@ -60,12 +66,22 @@ static void cs_queue_setup(struct cs_data *cd, struct cs_queue *cq,
 	cq->sort = RB_ROOT;
 	INIT_LIST_HEAD(&cq->fifo);
 	INIT_LIST_HEAD(&cq->rr);
+	INIT_LIST_HEAD(&cq->members);
+	INIT_HLIST_NODE(&cq->key_node);
 	cq->pid = current->pid;
 }
 
-static struct cs_queue *cs_alloc_queue(struct cs_data *cd, bool sync,
-				       enum cs_prio_class pclass,
-				       unsigned int level)
+/**
+ * cs_alloc_queue() - allocate a queue, without references
+ * @cd: the scheduler
+ * @sync: a sync queue
+ * @pclass: its class
+ * @level: its level
+ *
+ * Return: the queue, or NULL when out of memory.
+ */
+struct cs_queue *cs_alloc_queue(struct cs_data *cd, bool sync,
+				enum cs_prio_class pclass, unsigned int level)
 {
 	struct cs_queue *cq;
 
@@ -90,11 +106,18 @@ void cs_put_queue(struct cs_queue *cq)
 	if (--cq->ref)
 		return;
 	WARN_ON_ONCE(cq->queued || cq->dispatched || !list_empty(&cq->rr) ||
-		     cq->cd->active == cq || (cq->flags & CSQ_FALLBACK));
+		     !list_empty(&cq->members) || cq->cd->active == cq ||
+		     (cq->flags & CSQ_FALLBACK));
+	cs_unkey(cq->cd, cq);
 	kfree(cq);
 }
 
-static void cs_rr_del(struct cs_data *cd, struct cs_queue *cq)
+/**
+ * cs_rr_del() - take a queue off its class's round robin
+ * @cd: the scheduler
+ * @cq: the queue
+ */
+void cs_rr_del(struct cs_data *cd, struct cs_queue *cq)
 {
 	if (cq->flags & CSQ_ON_RR) {
 		list_del_init(&cq->rr);
@@ -102,7 +125,13 @@ static void cs_rr_del(struct cs_data *cd, struct cs_queue *cq)
 	}
 }
 
-static void cs_rr_add(struct cs_data *cd, struct cs_queue *cq, bool front)
+/**
+ * cs_rr_add() - put a queue on its class's round robin
+ * @cd: the scheduler
+ * @cq: the queue
+ * @front: first in line (a preempted queue) rather than last
+ */
+void cs_rr_add(struct cs_data *cd, struct cs_queue *cq, bool front)
 {
 	if (cq->flags & CSQ_ON_RR)
 		list_del(&cq->rr);
@@ -113,8 +142,13 @@ static void cs_rr_add(struct cs_data *cd, struct cs_queue *cq, bool front)
 	cq->flags |= CSQ_ON_RR;
 }
 
-/* A queue gained or lost its last queued request. */
-static void cs_busy_account(struct cs_data *cd, struct cs_queue *cq, int d)
+/**
+ * cs_busy_account() - count a queue in or out of its class's busy queues
+ * @cd: the scheduler
+ * @cq: the queue, which gained its first or lost its last queued request
+ * @d: +1 or -1
+ */
+void cs_busy_account(struct cs_data *cd, struct cs_queue *cq, int d)
 {
 	cd->nr_busy[cq->prio_class] += d;
 	if (cs_queue_sync(cq))
@@ -164,15 +198,9 @@ struct cs_queue *cs_queue_for_rq(struct cs_data *cd, struct request *rq)
 
 	cs_prio_of(req_get_ioprio(rq), &pclass, &level);
 	if (rq_is_sync(rq) && cic) {
-		cq = cic->sync_q;
-		if (!cq) {
-			cq = cs_alloc_queue(cd, true, pclass, level);
-			if (!cq)
-				goto fallback;
-			cq->cic = cic;
-			cq->ref = 1;		/* the context's */
-			cic->sync_q = cq;
-		}
+		cq = cs_sync_queue(cd, cic, pclass, level);
+		if (!cq)
+			goto fallback;
 	} else {
 		slot = &cd->async_q[pclass][level];
 		cq = *slot;
@@ -277,25 +305,21 @@ void cs_add_request(struct cs_data *cd, struct cs_queue *cq,
 		    struct request *rq, u64 now)
 {
 	struct request_queue *q = cd->q;
-	struct cs_icq *cic = cq->cic;
 	u64 dist;
 
 	lockdep_assert_held(&cd->lock);
 
 	cs_update_prio(cd, cq, rq);
-	if (cic && cic->last_end && now > cic->last_end)
-		cs_ttime_add(&cic->ttime, now - cic->last_end,
+	/* It was thinking if nothing of it was queued or in flight. */
+	if (cq->last_done && !cq->queued && !cq->dispatched && now > cq->last_done)
+		cs_ttime_add(&cq->ttime, now - cq->last_done,
 			     cs_tun(cd, CS_T_SLICE_IDLE));
-	if (cq->last_end || cq->seek.nr) {
+	dist = 0;
+	if (cq->last_end || cq->seek.nr)
 		dist = blk_rq_pos(rq) >= cq->last_end ?
 		       blk_rq_pos(rq) - cq->last_end :
 		       cq->last_end - blk_rq_pos(rq);
-		cs_seek_add(&cq->seek, dist, blk_rq_sectors(rq),
-			    cs_queue_rotational(q));
-	} else {
-		cs_seek_add(&cq->seek, 0, blk_rq_sectors(rq),
-			    cs_queue_rotational(q));
-	}
+	cs_seek_add(&cq->seek, dist, blk_rq_sectors(rq), cs_queue_rotational(q));
 	cq->last_end = blk_rq_pos(rq) + blk_rq_sectors(rq);
 
 	elv_rb_add(&cq->sort, rq);
@@ -312,6 +336,10 @@ void cs_add_request(struct cs_data *cd, struct cs_queue *cq,
 		if (cd->active != cq)
 			cs_rr_add(cd, cq, false);
 	}
+
+	cs_check_split(cd, cq);
+	/* Continuing the active queue's stream: join it (members.c). */
+	cq = cs_try_cooperate(cd, cq, rq);
 
 	if (cd->active == cq) {
 		if (cd->idling != CS_IDLE_NONE) {
@@ -491,20 +519,17 @@ static enum cs_idle cs_idle_for(struct cs_data *cd, struct cs_queue *cq)
 	struct cs_idle_input in = {
 		.sync = cs_queue_sync(cq) && !(cq->flags & CSQ_FALLBACK),
 		.rotational = cs_queue_rotational(cd->q),
+		.ctx_alive = cs_members_alive(cq),
 		.seeky = cs_seeky(&cq->seek),
+		.ttime_valid = cs_ttime_valid(&cq->ttime),
+		.ttime_mean = cq->ttime.mean,
 		.slice_idle = cs_tun(cd, CS_T_SLICE_IDLE),
 		.group_idle = cs_tun(cd, CS_T_GROUP_IDLE),
 		/* The active queue itself is counted as busy only if queued. */
 		.last_sync_in_class =
 			cd->nr_busy_sync[cq->prio_class] == (cq->queued ? 1 : 0),
 	};
-	struct cs_icq *cic = cq->cic;
 
-	in.ctx_alive = cic && atomic_read(&cic->icq.ioc->active_ref) > 0;
-	if (cic) {
-		in.ttime_valid = cs_ttime_valid(&cic->ttime);
-		in.ttime_mean = cic->ttime.mean;
-	}
 	return cs_idle_decision(&in);
 }
 
@@ -521,8 +546,8 @@ static bool cs_arm_idle(struct cs_data *cd, struct cs_queue *cq, u64 now)
 	if (cq->slice_end) {
 		left = cq->slice_end > now ? cq->slice_end - now : 0;
 		/* Not worth it if the context thinks longer than what is left. */
-		if (!left || (cq->cic && cs_ttime_valid(&cq->cic->ttime) &&
-			      cq->cic->ttime.mean > left))
+		if (!left || (cs_ttime_valid(&cq->ttime) &&
+			      cq->ttime.mean > left))
 			return false;
 		wait = min(wait, left);
 	}
@@ -684,14 +709,11 @@ void cs_request_done(struct cs_data *cd, struct cs_queue *cq,
 	lockdep_assert_held(&cd->lock);
 
 	cq->dispatched--;
+	cq->last_done = now;
 	if (cq->prio_class != CS_CLASS_IDLE)
 		cd->last_busy = now;
-	if (sync) {
-		if (cq->cic)
-			cq->cic->last_end = now;
-		if (now > rq->fifo_time)
-			cd->last_delayed_sync = now;
-	}
+	if (sync && now > rq->fifo_time)
+		cd->last_delayed_sync = now;
 	if (cd->active != cq || cq->queued || cq->dispatched ||
 	    cd->idling != CS_IDLE_NONE)
 		return;
@@ -727,24 +749,13 @@ enum hrtimer_restart cs_idle_timer_fn(struct hrtimer *timer)
 }
 
 /**
- * cs_exit_cic() - an I/O context leaves this queue: drop its sync queue
+ * cs_expire_active() - end the active queue's slice now
  * @cd: the scheduler
- * @cic: the context's part
  */
-void cs_exit_cic(struct cs_data *cd, struct cs_icq *cic)
+void cs_expire_active(struct cs_data *cd)
 {
-	struct cs_queue *cq = cic->sync_q;
-
-	lockdep_assert_held(&cd->lock);
-
-	if (!cq)
-		return;
-	cic->sync_q = NULL;
-	cq->cic = NULL;
-	/* Nobody will issue more requests: do not wait for them. */
-	if (cd->active == cq && cd->idling != CS_IDLE_NONE)
+	if (cd->active)
 		cs_expire(cd, false);
-	cs_put_queue(cq);
 }
 
 /**
@@ -757,6 +768,7 @@ void cs_queue_init_data(struct cs_data *cd)
 
 	for (pclass = CS_CLASS_RT; pclass < CS_NR_CLASSES; pclass++)
 		INIT_LIST_HEAD(&cd->rr[pclass]);
+	hash_init(cd->keyed);
 	cs_queue_setup(cd, &cd->fallback, false, CS_CLASS_BE,
 		       CS_DEFAULT_LEVEL);
 	cd->fallback.flags |= CSQ_FALLBACK;

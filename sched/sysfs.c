@@ -42,6 +42,9 @@ static const struct cs_tunable_desc cs_tunables[CS_NR_TUNABLES] = {
 	[CS_T_GROUP_IDLE]	= { 0, 1000 * MS, 8 * MS },
 	[CS_T_LOW_LATENCY]	= { 0, 1, 1 },
 	[CS_T_TARGET_LATENCY]	= { 1 * US, 60000 * MS, 300 * MS },
+	[CS_T_GROUP_BY]		= { CS_GROUP_THREAD, CS_GROUP_PROCESS,
+				    CS_GROUP_THREAD },
+	[CS_T_MAX_REQUEST_KB]	= { 0, 1U << 20, 0 },
 };
 
 /**
@@ -87,7 +90,39 @@ static ssize_t cs_attr_store(struct elevator_queue *eq, const char *page,
 	v = (u64)val * a->unit;
 	if (v < d->min || v > d->max)
 		return -EINVAL;
+	/* A cap below a page would only make requests of single pages. */
+	if (a->t == CS_T_MAX_REQUEST_KB && v && v < 4)
+		return -EINVAL;
 	WRITE_ONCE(cd->tun[a->t], v);
+	return count;
+}
+
+static const char * const cs_group_names[] = {
+	[CS_GROUP_THREAD] = "thread",
+	[CS_GROUP_PROCESS] = "process",
+};
+
+static ssize_t cs_group_by_show(struct elevator_queue *eq, char *page)
+{
+	struct cs_data *cd = eq->elevator_data;
+
+	return sysfs_emit(page, "%s\n",
+			  cs_group_names[cs_tun(cd, CS_T_GROUP_BY)]);
+}
+
+/* "thread" or "process"; contexts regroup at their next request. */
+static ssize_t cs_group_by_store(struct elevator_queue *eq, const char *page,
+				 size_t count)
+{
+	struct cs_data *cd = eq->elevator_data;
+	int by = sysfs_match_string(cs_group_names, page);
+
+	if (by < 0)
+		return -EINVAL;
+	if (by != cs_tun(cd, CS_T_GROUP_BY)) {
+		WRITE_ONCE(cd->tun[CS_T_GROUP_BY], by);
+		WRITE_ONCE(cd->group_gen, cd->group_gen + 1);
+	}
 	return count;
 }
 
@@ -121,6 +156,7 @@ CS_ATTR(group_idle_us, CS_T_GROUP_IDLE, US)
 CS_ATTR(low_latency, CS_T_LOW_LATENCY, 1)
 CS_ATTR(target_latency, CS_T_TARGET_LATENCY, MS)
 CS_ATTR(target_latency_us, CS_T_TARGET_LATENCY, US)
+CS_ATTR(max_request_kb, CS_T_MAX_REQUEST_KB, 1)
 
 #define CS_FILE(name) __ATTR(name, 0644, cs_##name##_show, cs_##name##_store)
 
@@ -142,5 +178,7 @@ struct elv_fs_entry cs_sysfs_attrs[] = {
 	CS_FILE(low_latency),
 	CS_FILE(target_latency),
 	CS_FILE(target_latency_us),
+	CS_FILE(group_by),
+	CS_FILE(max_request_kb),
 	__ATTR_NULL
 };

@@ -18,13 +18,13 @@ for cfg in "1 1" "1 64" "4 1" "4 64"; do
 	cs_sched_set "$dev" ctxsched
 	for rw in randwrite write; do
 		cs_fio_verify "$dev" "$name-$rw-direct" --rw=$rw --bs=4k \
-			--size=24m --direct=1 --iodepth=32 --numjobs=1
+			--size=8m --direct=1 --iodepth=32 --numjobs=1
 		cs_fio_verify "$dev" "$name-$rw-buffered" --rw=$rw --bs=16k \
-			--size=24m --direct=0 --iodepth=1 --ioengine=psync \
+			--size=8m --direct=0 --iodepth=1 --ioengine=psync \
 			--end_fsync=1
 	done
 	# Concurrent jobs on separate areas mix sync reads and writes.
-	cs_fio_verify "$dev" "$name-mixed" --rw=randwrite --bs=8k --size=8m \
+	cs_fio_verify "$dev" "$name-mixed" --rw=randwrite --bs=8k --size=4m \
 		--offset_increment=16m --numjobs=4 --direct=1 --iodepth=8
 	cs_check_idle "$dev"
 	ins=$(( $(cs_stat "$dev" inserted) + $(cs_stat "$dev" head_inserted) ))

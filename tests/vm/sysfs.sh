@@ -27,10 +27,12 @@ group_idle 8 0 1000
 group_idle_us 8000 0 1000000
 low_latency 1 0 1
 target_latency 300 1 60000
-target_latency_us 300000 1 60000000"
+target_latency_us 300000 1 60000000
+max_request_kb 0 0 1048576"
 
 export KNOBS=$knobs
-expected=$(echo "$knobs" | awk '{print $1}' | sort | tr '\n' ' ')
+# group_by takes words; tests/vm/group-by.sh checks it.
+expected=$( { echo "$knobs" | awk '{print $1}'; echo group_by; } | sort | tr '\n' ' ')
 cs_assert_eq "knob set" "$expected" "$(ls "$d" | sort | tr '\n' ' ')"
 
 # One Python process does all the writes: a shell per write is slow on the
@@ -82,6 +84,13 @@ for k, dflt, lo, hi in knobs:
 print(f"{len(knobs)} knobs checked")
 sys.exit(bad)
 PY
+
+# A cap below a page is refused.
+for v in 1 3; do
+	( echo "$v" > "$d/max_request_kb" ) 2>/dev/null &&
+		cs_fail "max_request_kb took $v"
+done
+echo 4 > "$d/max_request_kb" || cs_fail "max_request_kb 4"
 
 # The ms and us files show one value.
 echo 5500 > "$d/slice_idle_us" || cs_fail "slice_idle_us 5500"

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cooperating contexts.  A file server, an iSCSI target or a database often
+ * reads one sequential stream with a pool of threads, each thread its own
+ * I/O context.  Scheduled per context, every thread's queue gets a slice
+ * for a single request and then idles in vain for its next one, while the
+ * next request of the stream waits in another queue.  ctxsched therefore
+ * merges a queue into the active one when its request continues the active
+ * queue's stream, and splits the merged queue again when its requests turn
+ * into seeks (the contexts no longer read one stream).
+ */
+#include <linux/kernel.h>
+
+#include "coop.h"
+
+/**
+ * cs_coop_close() - whether a request continues a stream
+ * @ref: sector where the stream's last request ended
+ * @pos: first sector of the new request
+ *
+ * Return: true when @pos lies within CS_COOP_CLOSE sectors of @ref, on
+ * either side.
+ */
+bool cs_coop_close(sector_t ref, sector_t pos)
+{
+	return (pos >= ref ? pos - ref : ref - pos) <= CS_COOP_CLOSE;
+}
+
+/**
+ * cs_should_merge() - whether a queue joins the active queue
+ * @in: the two queues and the distance between their requests
+ *
+ * Only sync queues of the same class merge, and only when neither is
+ * seeky: async queues are shared already, a seeky queue has no stream to
+ * continue, and merging across classes would let one class use another's
+ * service.
+ *
+ * Return: true to merge.
+ */
+bool cs_should_merge(const struct cs_coop_input *in)
+{
+	if (!in->active_sync || !in->new_sync)
+		return false;
+	if (in->active_class != in->new_class)
+		return false;
+	if (in->active_seeky || in->new_seeky)
+		return false;
+	return in->distance <= CS_COOP_CLOSE;
+}
+
+/**
+ * cs_should_split() - whether a queue's contexts go back to queues of
+ *	their own
+ * @merged: the queue was formed by merging cooperating contexts
+ * @nr_members: contexts (or processes) the queue serves
+ * @seeky: its recent requests were mostly seeks
+ *
+ * Return: true when a merged queue of several members has turned seeky.
+ */
+bool cs_should_split(bool merged, unsigned int nr_members, bool seeky)
+{
+	return merged && nr_members > 1 && seeky;
+}
+
+/**
+ * cs_group_key() - the identity a context's sync queue is shared by
+ * @by: the group_by tunable
+ * @tgid: the context's process
+ * @ctx_id: the context's own identity
+ *
+ * Return: @ctx_id per thread, @tgid per process.
+ */
+unsigned long cs_group_key(enum cs_group_by by, pid_t tgid,
+			   unsigned long ctx_id)
+{
+	return by == CS_GROUP_PROCESS ? (unsigned long)tgid : ctx_id;
+}
+
+/**
+ * cs_cap_allows() - whether a merge keeps a request within the size cap
+ * @cap_kb: the max_request_kb tunable; 0 leaves the device limit alone
+ * @cur_bytes: size of the request
+ * @add_bytes: size of what would be merged into it
+ *
+ * Return: true when the merged request is at most @cap_kb KiB.
+ */
+bool cs_cap_allows(unsigned int cap_kb, u64 cur_bytes, u64 add_bytes)
+{
+	return !cap_kb || cur_bytes + add_bytes <= (u64)cap_kb * 1024;
+}

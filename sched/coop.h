@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Cooperating contexts: when to serve several I/O contexts as one queue,
+ * when to split them again, how contexts group into process queues, and
+ * the request-size cap.  Pure functions, driven by KUnit.
+ */
+#ifndef CTXSCHED_COOP_H
+#define CTXSCHED_COOP_H
+
+#include <linux/types.h>
+
+#include "policy.h"
+
+/*
+ * Two queues serve one stream when a request of one starts within this
+ * many sectors of where the other's last request ended: the distance that
+ * counts as a seek (CS_SEEK_FAR_ROT, 400 KiB).  Serving them as one queue
+ * then costs the disk no seek, while streams farther apart are better off
+ * with their own slices.
+ */
+#define CS_COOP_CLOSE	CS_SEEK_FAR_ROT
+
+/**
+ * struct cs_coop_input - a queue that just got a request, and the active
+ *	queue it might join
+ * @active_sync: the active queue is sync
+ * @new_sync: the other queue is sync
+ * @active_class: class of the active queue
+ * @new_class: class of the other queue
+ * @active_seeky: the active queue's recent requests were mostly seeks
+ * @new_seeky: the other queue's recent requests were mostly seeks
+ * @distance: sectors from where the active queue's last request ended (the
+ *	nearer of its last dispatched and last queued request) to the new one
+ */
+struct cs_coop_input {
+	bool active_sync;
+	bool new_sync;
+	enum cs_prio_class active_class;
+	enum cs_prio_class new_class;
+	bool active_seeky;
+	bool new_seeky;
+	u64 distance;
+};
+
+/* How sync requests are grouped into queues (the group_by tunable). */
+enum cs_group_by {
+	CS_GROUP_THREAD,	/* one queue per I/O context, as CFQ */
+	CS_GROUP_PROCESS,	/* one queue per process (thread group) */
+};
+
+bool cs_coop_close(sector_t ref, sector_t pos);
+bool cs_should_merge(const struct cs_coop_input *in);
+bool cs_should_split(bool merged, unsigned int nr_members, bool seeky);
+unsigned long cs_group_key(enum cs_group_by by, pid_t tgid,
+			   unsigned long ctx_id);
+bool cs_cap_allows(unsigned int cap_kb, u64 cur_bytes, u64 add_bytes);
+
+#endif /* CTXSCHED_COOP_H */
