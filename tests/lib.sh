@@ -22,6 +22,13 @@ cs_kernel_at_least() {
 	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
 }
 
+# cs_size FULL QUICK: FULL, or QUICK when the run is in quick mode
+# (tests/run --quick, used for the debug kernel: KASAN, lockdep and kmemleak
+# look at every code path once; they do not need the volume).
+cs_size() {
+	if [ "${CS_QUICK:-}" = 1 ]; then echo "$2"; else echo "$1"; fi
+}
+
 cs_assert_eq() { # what expected actual
 	[ "$2" = "$3" ] || cs_fail "$1: expected '$2', got '$3'"
 }

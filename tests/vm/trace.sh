@@ -20,13 +20,17 @@ echo 8192 > $tr/buffer_size_kb
 echo > $tr/trace
 echo 1 > $tr/tracing_on
 fio --name=a --filename=/dev/trc --rw=read --bs=4k --direct=1 \
-	--ioengine=psync --size=64m --runtime=8 --time_based > /dev/null &
+	--ioengine=psync --size=64m --runtime=20 --time_based > /dev/null &
 a=$!
 fio --name=b --filename=/dev/trc --rw=read --bs=4k --direct=1 \
-	--ioengine=psync --offset=512m --size=64m --runtime=8 --time_based \
+	--ioengine=psync --offset=512m --size=64m --runtime=20 --time_based \
 	> /dev/null &
 b=$!
-sleep 3
+# fio takes seconds to start under TCG (15 s and more on the debug kernel).
+for _ in $(seq 60); do
+	grep -q active /sys/kernel/debug/ctxsched/trc/queues && break
+	sleep 0.5
+done
 grep -q active /sys/kernel/debug/ctxsched/trc/queues ||
 	cs_fail "debugfs shows no active queue: $(cat /sys/kernel/debug/ctxsched/trc/queues)"
 cat /sys/kernel/debug/ctxsched/trc/queues

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # rmmod is refused while a queue uses ctxsched (also with I/O in flight) and
 # leaves the disk working; it succeeds once every queue has switched away.
-# Then 100 rounds of load, select, I/O, switch away, unload.
+# Then 100 rounds (8 in quick mode) of load, select, I/O, switch away,
+# unload.
 # timeout: 600
 . tests/lib.sh
 
@@ -28,7 +29,7 @@ cs_sched_set "$b" mq-deadline
 rmmod ctxsched || cs_fail "rmmod refused with no user"
 lsmod | grep -q '^ctxsched ' && cs_fail "module still loaded"
 
-for i in $(seq 100); do
+for i in $(seq "$(cs_size 100 8)"); do
 	modprobe ctxsched || cs_fail "round $i: modprobe"
 	cs_sched_set "$b" ctxsched
 	dd if=/dev/zero of="$b" bs=4k count=8 oflag=direct status=none ||
