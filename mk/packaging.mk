@@ -11,6 +11,9 @@
 #                     ctxsched.ko into /lib/modules/<release>/updates/ and
 #                     run depmod; DESTDIR=<dir> installs under <dir>
 # make uninstall      remove that ctxsched.ko again and run depmod
+# make pkg-test       the package test with its VM part: install the .deb in
+#                     guests running Debian's 6.1 and 6.12 kernels (about 25
+#                     minutes; make check runs the host part only)
 
 CS_VERSION := $(shell cat $(CURDIR)/VERSION 2>/dev/null)
 CS_DEB_OUT ?= $(CURDIR)/out/deb
@@ -27,7 +30,7 @@ DEBEMAIL ?= ctxsched-devel@ctxsched.invalid
 CS_KREL = $(or $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null),$(KVER))
 CS_UPDATES = $(DESTDIR)/lib/modules/$(CS_KREL)/updates
 
-.PHONY: deb deb-lint deb-deps install uninstall
+.PHONY: deb deb-lint deb-deps install uninstall pkg-test
 
 # Builds in a copy of the checkout (tracked and new files, not ignored ones)
 # so that dpkg-buildpackage's products and debian/ scratch files stay out of
@@ -90,3 +93,6 @@ uninstall:
 	@if lsmod 2>/dev/null | grep -q '^ctxsched '; then \
 		echo "ctxsched: the module is still loaded; switch its disks to another scheduler and rmmod ctxsched"; \
 	fi
+
+pkg-test:
+	tests/pkg-test

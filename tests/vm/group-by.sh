@@ -26,15 +26,24 @@ readers() { # seconds: four threads (fio --thread) of one process
 	    --terse-version=3
 }
 
-# Most sync queues seen, and most members in one queue, over a few samples.
+# Most sync queues seen, and most members in one queue, over 12 samples
+# taken while the readers run (fio needs 15 s and more to start on the
+# debug kernel: samples before the first busy queue do not count).
+# Busy sync BE queues: with requests or contexts (the last active queue
+# can stay listed, empty, until the next dispatch).
+busy='$2 == "S" && $3 ~ /^B/ && ($4 > 0 || $5 > 0 || $9 > 0)'
 census() {
-	local i q=0 m=0 nq nm
-	for i in $(seq 12); do
+	local i n=0 q=0 m=0 nq nm v=/sys/kernel/debug/ctxsched/grp/queues
+	for i in $(seq 200); do
 		sleep 0.3
-		nq=$(awk '$2 == "S" && $3 ~ /^B/' /sys/kernel/debug/ctxsched/grp/queues | wc -l)
-		nm=$(awk '$2 == "S" && $3 ~ /^B/ {print $9}' /sys/kernel/debug/ctxsched/grp/queues | sort -n | tail -1)
+		nq=$(awk "$busy" $v | wc -l)
+		[ "$nq" -gt 0 ] || continue
+		nm=$(awk "$busy {print \$9}" $v | sort -n | tail -1)
 		[ "$nq" -gt "$q" ] && q=$nq
 		[ "${nm:-0}" -gt "$m" ] && m=$nm
+		n=$((n + 1))
+		[ "$n" -lt 12 ] || break
+		[ "$n" != 6 ] || cat $v > /tmp/census-view
 	done
 	echo "$q $m"
 }
@@ -43,14 +52,16 @@ readers 5 > /tmp/r1 & r=$!
 read -r nq nm <<< "$(census)"
 wait $r || cs_fail "readers (thread)"
 cs_log "group_by=thread: up to $nq sync queues, at most $nm members in one"
-[ "$nq" -ge 3 ] && [ "$nm" = 1 ] || cs_fail "threads did not get queues of their own"
+[ "$nq" -ge 3 ] && [ "$nm" = 1 ] ||
+	{ cat /tmp/census-view; cs_fail "threads did not get queues of their own"; }
 
 echo process > $gb || cs_fail "group_by process refused"
 readers 5 > /tmp/r2 & r=$!
 read -r nq nm <<< "$(census)"
 wait $r || cs_fail "readers (process)"
 cs_log "group_by=process: up to $nq sync queues, up to $nm members in one"
-[ "$nm" -ge 3 ] || cs_fail "the process's threads did not share a queue"
+[ "$nm" -ge 3 ] ||
+	{ cat /tmp/census-view; cs_fail "the process's threads did not share a queue"; }
 
 readers 12 > /tmp/r3 & r=$!
 n=0
