@@ -14,20 +14,23 @@
 #
 # BENCH_KERNEL=<release or series> picks the kernel (default 6.12);
 # BENCH_ARGS passes more options to tools/bench/run (e.g. --reps 5, or
-# scenario names: BENCH_ARGS="S1 S7").
+# scenario names: BENCH_ARGS="S1 S7"); BENCH_OUT=<dir> writes the results
+# there instead (CI: make bench-quick BENCH_OUT=<dir>).
 
 BENCH_KERNEL ?= 6.12
 BENCH_ARGS ?=
+BENCH_OUT ?=
+bench_out = $(if $(BENCH_OUT),--out $(BENCH_OUT))
 
 .PHONY: bench bench-quick bench-report bench-deps
 
 bench: bench-deps
-	BENCH_MAKE_TARGET="make bench BENCH_KERNEL=$(BENCH_KERNEL) BENCH_ARGS='$(BENCH_ARGS)'" \
-		tools/bench/run -k $(BENCH_KERNEL) $(BENCH_ARGS)
+	BENCH_MAKE_TARGET="make bench BENCH_KERNEL=$(BENCH_KERNEL) BENCH_ARGS='$(BENCH_ARGS)'$(if $(BENCH_OUT), BENCH_OUT=$(BENCH_OUT))" \
+		tools/bench/run -k $(BENCH_KERNEL) $(bench_out) $(BENCH_ARGS)
 
 bench-quick: bench-deps
-	BENCH_MAKE_TARGET="make bench-quick BENCH_KERNEL=$(BENCH_KERNEL) BENCH_ARGS='$(BENCH_ARGS)'" \
-		tools/bench/run --quick -k $(BENCH_KERNEL) $(BENCH_ARGS)
+	BENCH_MAKE_TARGET="make bench-quick BENCH_KERNEL=$(BENCH_KERNEL) BENCH_ARGS='$(BENCH_ARGS)'$(if $(BENCH_OUT), BENCH_OUT=$(BENCH_OUT))" \
+		tools/bench/run --quick -k $(BENCH_KERNEL) $(bench_out) $(BENCH_ARGS)
 
 bench-report:
 	@[ -n "$(BENCH_DIR)" ] || { echo "usage: make bench-report BENCH_DIR=<results dir>" >&2; exit 2; }

@@ -1,0 +1,385 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The sizes (S1_NS ...) are for the scenarios that source this file:
+# shellcheck disable=SC2034
+# Helpers for the benchmark scenarios (sourced by tools/bench/guest and
+# tools/bench/scenarios/*.sh, inside the VM).  Unlike tests/lib.sh nothing
+# here ends the scenario on a failure: a failed run is recorded with
+# bench_error and the scenario goes on with the next scheduler, so that one
+# failure does not lose the other numbers.  The scenario's exit status says
+# whether anything failed.
+#
+# Every number is kept as raw data: fio's JSON output and the records that
+# bench_record appends to $BENCH_RAW/<scenario>.jsonl; tools/bench/report
+# turns them into tables and plots on the host.
+#
+# Under TCG every exec costs 40-100 ms and starting fio 1-1.5 s (plus
+# about 0.2 s per job, 47 s for 256 threads), so the helpers read /proc and
+# /sys with shell builtins, and the scenarios whose workload is the same for
+# every scheduler (S1, S5, S6) start it once and switch the scheduler under
+# it, measuring one window per scheduler from the disk's counters
+# (bench_windows).
+
+BENCH_TOP=${BENCH_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+BENCH_OUT=${BENCH_OUT:-/results}
+BENCH_RAW=$BENCH_OUT/raw
+BENCH_FIO=$BENCH_TOP/tools/bench/fio
+BENCH_PROFILE=${BENCH_PROFILE:-full}
+BENCH_SCHEDS=${BENCH_SCHEDS:-ctxsched bfq mq-deadline kyber none}
+BENCH_S2=${BENCH_S2:-$BENCH_TOP/build/bench/s2-turns}
+BENCH_MNT=/mnt/bench
+
+# Sizes and durations per profile.  "full" fits all scenarios, five
+# schedulers and three repetitions into about an hour under TCG; "quick"
+# is a smoke test (every scenario and scheduler, one repetition, short
+# runs) for CI.  Times are seconds.  BENCH_RAMP: settling time after a
+# scheduler switch before a window opens; *_WIN: window lengths.
+case $BENCH_PROFILE in
+quick)
+	: "${BENCH_REPS:=1}"
+	BENCH_RAMP=0.5
+	S1_PROFILES="sata array12 ssd" S1_NS="1 4" S1_WIN=1
+	S2_SECS=1.5 S2_THREADS=5
+	S3_FILES=200 S3_TIMEOUT=30 S3_WARMUP=2 S3_SOLO=0
+	S4_SECS=2 S4_PAIRS="be0-be7 be-idle"
+	S5_JOBS="1 64" S5_WIN=1
+	S6_RAS="128 4096" S6_WIN=1 S6_STREAMS=2
+	S7_SECS=7 S7_RATE=40
+	;;
+*)
+	: "${BENCH_REPS:=3}"
+	BENCH_RAMP=1
+	S1_PROFILES="sata array12 ssd" S1_NS="1 2 4 8" S1_WIN=3
+	S2_SECS=5 S2_THREADS=5
+	S3_FILES=600 S3_TIMEOUT=60 S3_WARMUP=3 S3_SOLO=1
+	S4_SECS=4 S4_PAIRS="be0-be7 be-idle rt-be"
+	S5_JOBS="1 4 16 64 256" S5_WIN=3
+	S6_RAS="128 512 1024 2048 4096" S6_WIN=3 S6_STREAMS=2
+	S7_SECS=16 S7_RATE=40
+	;;
+esac
+# Sequential readers of S1: O_DIRECT, one request in flight, the request
+# size of the hddsim calibration (tests/vm/hddsim-calibrate.sh).
+S1_BS=384k
+# S3/S7: write-back limits low enough that a flood starts within seconds
+# and a sync after it ends quickly, high enough to keep the disk busy.  S7
+# halves them: its fio run ends with a sync of all that is dirty (the last
+# close of a block device writes it back).
+BENCH_DIRTY_BG=$((64 << 20)) BENCH_DIRTY=$((256 << 20))
+
+bench_log() {
+	printf '# [%4ds] %s\n' "$SECONDS" "$*"
+}
+
+# shellcheck disable=SC2153 # BENCH_S: set by the guest for each scenario
+# bench_error MSG: note a failure of the current scenario ($BENCH_S); it
+# goes to the log, to $BENCH_RAW/errors.txt and into the raw records.
+bench_error() {
+	echo "ERROR: $BENCH_S: $*" >&2
+	echo "$BENCH_S: $*" >> "$BENCH_RAW/errors.txt"
+	bench_record error="$*"
+	BENCH_FAILED=1
+}
+
+# bench_json KEY=VALUE...: one JSON object; values that look like numbers
+# stay numbers.
+bench_json() {
+	local kv k v sep='' out='{'
+	for kv in "$@"; do
+		k=${kv%%=*}
+		v=${kv#*=}
+		if [[ $v =~ ^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]]; then
+			out+="$sep\"$k\": $v"
+		else
+			v=${v//\\/\\\\}
+			v=${v//\"/\\\"}
+			v=${v//$'\n'/ }
+			v=${v//$'\t'/ }
+			out+="$sep\"$k\": \"$v\""
+		fi
+		sep=', '
+	done
+	echo "$out}"
+}
+
+# bench_record KEY=VALUE...: append a record of the current scenario.
+bench_record() {
+	bench_json s="$BENCH_S" "$@" >> "$BENCH_RAW/$BENCH_S.jsonl"
+}
+
+# bench_order REP: the schedulers, rotated by REP so that no scheduler
+# always runs first (a disk's and the host's state drift during a boot).
+bench_order() {
+	local -a s
+	read -r -a s <<< "$BENCH_SCHEDS"
+	local n=${#s[@]} i
+	for ((i = 0; i < n; i++)); do
+		echo "${s[$(((i + $1) % n))]}"
+	done
+}
+
+bench_sched_of() { # dev
+	local line
+	read -r line < "/sys/block/$1/queue/scheduler"
+	[[ $line =~ \[([^]]*)\] ]] && echo "${BASH_REMATCH[1]}"
+}
+
+# bench_set_sched DEV SCHED: select SCHED on /dev/DEV (a name without
+# /dev/), or record an error and return 1.
+bench_set_sched() {
+	local dev=$1 sched=$2 line
+	echo "$sched" > "/sys/block/$dev/queue/scheduler" 2>/dev/null
+	read -r line < "/sys/block/$dev/queue/scheduler"
+	if [[ $line != *"[$sched]"* ]]; then
+		bench_error "cannot select $sched on $dev (offered: $line)"
+		return 1
+	fi
+}
+
+# bench_settle DEV: wait until nothing is in flight on DEV (at most 30 s),
+# so that one run's tail does not slow the next.
+bench_settle() {
+	local i r w
+	for ((i = 0; i < 300; i++)); do
+		read -r r w < "/sys/block/$1/inflight"
+		[ $((r + w)) = 0 ] && return 0
+		sleep 0.1
+	done
+	bench_error "$1: requests still in flight 30 s after a run"
+	return 1
+}
+
+# bench_fio_check OUT RC [SIGNALLED]: judge a finished fio run; exit status
+# 128 is fio's own after the SIGINT that bench_fio_stop sends.
+bench_fio_check() {
+	local out=$1 rc=$2 sig=${3:-0}
+	if [ "$rc" != 0 ] && ! { [ "$sig" = 1 ] && [ "$rc" = 128 ]; }; then
+		bench_error "fio -> $out exited $rc: $(tail -3 "$BENCH_RAW/$out.log" | tr '\n' ' ')"
+		return 1
+	fi
+	if [ ! -s "$BENCH_RAW/$out" ] || grep -qE '"error" : [1-9]' "$BENCH_RAW/$out"; then
+		bench_error "fio -> $out: no output, or a job reported an error"
+		return 1
+	fi
+	# An empty log is noise: keep only ones that say something.
+	[ -s "$BENCH_RAW/$out.log" ] || rm -f "$BENCH_RAW/$out.log"
+	return 0
+}
+
+# bench_fio OUT JOBFILE [VAR=VALUE...]: run fio with the job file, the
+# variables in its environment (fio expands ${VAR} in job files), JSON
+# output to $BENCH_RAW/OUT.  Returns 1 (and records the error) when fio
+# exits non-zero or reports an error for any job.
+bench_fio() {
+	local out=$1 job=$2 rc
+	shift 2
+	mkdir -p "$(dirname "$BENCH_RAW/$out")"
+	env "$@" fio --output-format=json --output="$BENCH_RAW/$out" \
+		"$BENCH_FIO/$job" > "$BENCH_RAW/$out.log" 2>&1
+	rc=$?
+	bench_fio_check "$out" "$rc"
+}
+
+# bench_fio_start OUT JOBFILE [VAR=VALUE...]: the same in the background;
+# sets BENCH_FIO_PID and BENCH_FIO_OUT.  bench_fio_stop ends it.
+bench_fio_start() {
+	local out=$1 job=$2
+	shift 2
+	mkdir -p "$(dirname "$BENCH_RAW/$out")"
+	# SCHED_OTHER even when started from S5's real-time shell (a task's
+	# default I/O class follows its CPU policy).
+	chrt -o 0 env "$@" fio --output-format=json --output="$BENCH_RAW/$out" \
+		"$BENCH_FIO/$job" > "$BENCH_RAW/$out.log" 2>&1 &
+	BENCH_FIO_PID=$! BENCH_FIO_OUT=$out
+}
+
+bench_fio_stop() {
+	local rc sig=0
+	if kill -0 "$BENCH_FIO_PID" 2>/dev/null; then
+		kill -INT "$BENCH_FIO_PID"
+		sig=1
+	fi
+	wait "$BENCH_FIO_PID"
+	rc=$?
+	bench_fio_check "$BENCH_FIO_OUT" "$rc" "$sig"
+}
+
+# bench_wait_io DEV: wait (at most 120 s: 256 fio threads take 50 s to
+# start under TCG) until DEV completes requests, i.e. the workload runs.
+bench_wait_io() {
+	local -a f
+	local r0 i
+	read -r -a f < "/sys/block/$1/stat"
+	r0=$((f[0] + f[4]))
+	for ((i = 0; i < 1200; i++)); do
+		sleep 0.1
+		read -r -a f < "/sys/block/$1/stat"
+		[ $((f[0] + f[4])) != "$r0" ] && return 0
+		kill -0 "$BENCH_FIO_PID" 2>/dev/null || break
+	done
+	bench_error "$1: the workload did not start"
+	return 1
+}
+
+# bench_fio_jobs: the process ids of fio's jobs (its children), once they
+# all run; they go into BENCH_PIDS for per-reader counts.
+bench_fio_jobs() {
+	local want=$1 i
+	for ((i = 0; i < 300; i++)); do
+		BENCH_PIDS=$(pgrep -P "$BENCH_FIO_PID" | tr '\n' ' ')
+		[ "$(wc -w <<< "$BENCH_PIDS")" -ge "$want" ] && return 0
+		sleep 0.2
+	done
+	BENCH_PIDS=
+}
+
+# bench_snap NAME DEV [PID...]: counters now, into the associative array
+# NAME: time, the disk's requests and sectors, the CPUs' busy ticks, hddsim's
+# model counters, and the bytes each PID read.
+BENCH_HS_KEYS="reads read_bytes writes write_bytes seeks cache_hits service_ns achieved_ns completed"
+# shellcheck disable=SC2154 # (keys of the associative array, not variables)
+bench_snap() {
+	local -n _s=$1
+	local dev=$2 k v key val cpu user nice sys idle iow irq sirq steal
+	local -a f
+	shift 2
+	_s=()
+	_s[t_us]=${EPOCHREALTIME/./}
+	read -r -a f < "/sys/block/$dev/stat"
+	_s[rd_ios]=${f[0]} _s[rd_sectors]=${f[2]}
+	_s[wr_ios]=${f[4]} _s[wr_sectors]=${f[6]}
+	read -r cpu user nice sys idle iow irq sirq steal _ < /proc/stat
+	_s[busy_ticks]=$((user + nice + sys + irq + sirq + steal))
+	if [ -d "/sys/block/$dev/hddsim" ]; then
+		for k in $BENCH_HS_KEYS; do
+			read -r v < "/sys/block/$dev/hddsim/$k"
+			_s[hs_$k]=$v
+		done
+	fi
+	for k in "$@"; do
+		v=0
+		[ -r "/proc/$k/io" ] && while read -r key val; do
+			[ "$key" = read_bytes: ] && v=$val
+		done < "/proc/$k/io"
+		_s[pid_$k]=$v
+	done
+}
+
+# shellcheck disable=SC2004 # (keys of associative arrays need the $)
+# bench_delta A B: what grew from snapshot A to B, as KEY=VALUE words in
+# the array BENCH_D (window_s, rd_bytes, wr_bytes, ..., reader_bytes as a
+# comma-separated list in PID order).
+bench_delta() {
+	local -n _a=$1 _b=$2
+	local k us readers=
+	BENCH_D=()
+	us=$((_b[t_us] - _a[t_us]))
+	BENCH_D+=("window_s=$((us / 1000000)).$(printf '%06d' $((us % 1000000)))")
+	BENCH_D+=("rd_ios=$((_b[rd_ios] - _a[rd_ios]))")
+	BENCH_D+=("rd_bytes=$(((_b[rd_sectors] - _a[rd_sectors]) * 512))")
+	BENCH_D+=("wr_ios=$((_b[wr_ios] - _a[wr_ios]))")
+	BENCH_D+=("wr_bytes=$(((_b[wr_sectors] - _a[wr_sectors]) * 512))")
+	BENCH_D+=("busy_ticks=$((_b[busy_ticks] - _a[busy_ticks]))")
+	for k in "${!_b[@]}"; do
+		case $k in
+		hs_*) BENCH_D+=("$k=$((_b[$k] - _a[$k]))") ;;
+		pid_*) readers+=${readers:+,}$((_b[$k] - _a[$k])) ;;
+		esac
+	done
+	[ -n "$readers" ] && BENCH_D+=("reader_bytes=$readers")
+}
+
+# shellcheck disable=SC2153 # BENCH_WIN: set by the caller
+# bench_windows DEV REP KEY=VALUE...: while a workload started with
+# bench_fio_start runs, select each scheduler in turn (order rotated by
+# REP), let it settle for BENCH_RAMP s and measure a window of BENCH_WIN s;
+# one record per scheduler with the KEY=VALUEs, the deltas of bench_delta,
+# and kind=window.  Per-reader bytes for the pids in BENCH_PIDS.
+bench_windows() {
+	local dev=$1 rep=$2 sched mbs
+	local -A wa wb
+	shift 2
+	for sched in $(bench_order "$rep"); do
+		bench_set_sched "$dev" "$sched" || continue
+		sleep "$BENCH_RAMP"
+		# shellcheck disable=SC2086
+		bench_snap wa "$dev" $BENCH_PIDS
+		sleep "$BENCH_WIN"
+		# shellcheck disable=SC2086
+		bench_snap wb "$dev" $BENCH_PIDS
+		if ! kill -0 "$BENCH_FIO_PID" 2>/dev/null; then
+			bench_error "the workload ended before the $sched window closed"
+			return 1
+		fi
+		bench_delta wa wb
+		bench_record kind=window sched="$sched" rep="$rep" "$@" \
+			hz="$BENCH_HZ" cpus="$BENCH_CPUS" "${BENCH_D[@]}"
+		mbs=$(((wb[rd_sectors] - wa[rd_sectors]) * 512 / ((wb[t_us] - wa[t_us]) / 1000)))
+		bench_log "$BENCH_S $* $sched rep $rep: $((mbs / 1000)).$(printf '%03d' $((mbs % 1000))) MB/s read," \
+			"$((((wb[rd_ios] - wa[rd_ios]) * 1000000) / (wb[t_us] - wa[t_us]))) reads/s"
+	done
+}
+# bench_rt_shell: run the calling shell SCHED_FIFO, so that it switches
+# and measures on time while the workload keeps the vCPUs busy (CPU-bound
+# fio under TCG).  Only for scenarios whose I/O is all started with
+# bench_fio_start, which puts fio back to SCHED_OTHER: a task's default
+# I/O class follows its CPU policy, and RT would change the benchmark.
+bench_rt_shell() {
+	chrt -f -p 10 $$ || { bench_error "cannot make the $BENCH_S shell real-time"; exit 1; }
+}
+BENCH_HZ=$(getconf CLK_TCK)
+BENCH_CPUS=$(nproc)
+
+# bench_fio_mbs FILE [DIR]: total bandwidth of all jobs in MB/s (10^6) for
+# the progress log; the report recomputes everything from the JSON.
+bench_fio_mbs() {
+	awk -v d="${2:-read}" '
+		$0 ~ "\"" d "\" : [{]" { want = 1; next }
+		want && /"bw_bytes"/ { gsub(/[,]/, ""); sum += $3; want = 0 }
+		END { printf "%.1f", sum / 1e6 }' "$1"
+}
+
+# bench_hddsim: (re)load hddsim with a fresh sata, array12 and ssd disk as
+# hddsim0..2.  Reloading frees the memory that earlier writes took.
+BENCH_HDDSIM_DEVICES="sata,array12,ssd"
+bench_hddsim() {
+	local i
+	if lsmod | grep -q '^hddsim '; then
+		rmmod hddsim || { bench_error "rmmod hddsim failed"; return 1; }
+	fi
+	modprobe hddsim devices="$BENCH_HDDSIM_DEVICES" ||
+		{ bench_error "modprobe hddsim failed"; return 1; }
+	udevadm settle 2>/dev/null
+	for i in 0 1 2; do
+		[ -b /dev/hddsim$i ] || {
+			bench_error "no /dev/hddsim$i after modprobe hddsim"
+			return 1
+		}
+	done
+}
+
+# bench_hddsim_dev PROFILE: the device name of a profile.
+bench_hddsim_dev() {
+	case $1 in
+	sata) echo hddsim0 ;;
+	array12) echo hddsim1 ;;
+	ssd) echo hddsim2 ;;
+	*) return 1 ;;
+	esac
+}
+
+# bench_dirty_limits on [DIVISOR]|off: the write-back limits of S3 and S7.
+bench_dirty_limits() {
+	if [ "$1" = on ]; then
+		echo $((BENCH_DIRTY_BG / ${2:-1})) > /proc/sys/vm/dirty_background_bytes
+		echo $((BENCH_DIRTY / ${2:-1})) > /proc/sys/vm/dirty_bytes
+	else
+		echo 10 > /proc/sys/vm/dirty_background_ratio
+		echo 20 > /proc/sys/vm/dirty_ratio
+	fi
+}
+
+bench_drop_caches() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+}

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# S3 (seed 002): continuous buffered overwrite of a large file against
+# `find | xargs cat` over many small files, on ext4 on the sata disk.
+# Measure: seconds for the read side, with the page cache dropped before
+# each run; a read side that has not finished after S3_TIMEOUT seconds is
+# recorded as starved.  Also the read side alone (no writer), and how much
+# the writer got to the disk meanwhile.
+. tools/bench/lib.sh
+bench_hddsim || exit 1
+dev=hddsim0
+mnt=$BENCH_MNT
+tree=$mnt/tree
+big=$mnt/big
+big_mb=512
+
+# The file system covers the first 16 GiB; few inodes and a small
+# journal keep mkfs short under TCG (everything is initialised now, so
+# that no lazy-init thread writes during the runs).
+bench_set_sched "$dev" mq-deadline || exit 1
+mkdir -p "$mnt"
+mkfs.ext4 -q -F -N 100000 -J size=64 -E lazy_itable_init=0,lazy_journal_init=0 \
+	"/dev/$dev" 16G || { bench_error "mkfs.ext4 failed"; exit 1; }
+mount -o noatime "/dev/$dev" "$mnt" || { bench_error "mount failed"; exit 1; }
+# A source tree's worth of small files: S3_FILES files of 0.5-64 KiB
+# (log-uniform) in top-level directories of 50, which ext4 spreads over the
+# block groups.  Deterministic, so every boot reads the same tree.
+python3 - "$tree" "$S3_FILES" <<'PY' || { bench_error "creating the small files failed"; exit 1; }
+import os, random, sys
+root, n = sys.argv[1], int(sys.argv[2])
+rng = random.Random(2005)
+for i in range(n):
+    d = os.path.join(root, "d%03d" % (i // 50))
+    os.makedirs(d, exist_ok=True)
+    size = int(2 ** rng.uniform(9, 16))
+    with open(os.path.join(d, "f%04d" % i), "wb") as f:
+        f.write(rng.randbytes(size))
+PY
+dd if=/dev/zero of="$big" bs=4M count=$((big_mb / 4)) conv=fsync status=none ||
+	{ bench_error "writing $big failed"; exit 1; }
+bench_log "S3: $S3_FILES files, $(du -sm "$tree" | cut -f1) MiB; $big_mb MiB file"
+bench_dirty_limits on
+
+# readside KIND: time find | xargs cat over the tree (page cache dropped).
+# shellcheck disable=SC2034 # (filled by bench_snap through a nameref)
+declare -A sa sb
+readside() {
+	local kind=$1 rc starved=0 secs
+	bench_snap sa "$dev"
+	# shellcheck disable=SC2016 # (expanded by the inner bash)
+	timeout "$S3_TIMEOUT" bash -c \
+		'find "$1" -type f -print0 | xargs -0 cat > /dev/null' _ "$tree"
+	rc=$?
+	bench_snap sb "$dev"
+	case $rc in
+	0) ;;
+	124) starved=1 ;;
+	*) bench_error "$kind read side exited $rc"; return 1 ;;
+	esac
+	bench_delta sa sb
+	secs=${BENCH_D[0]#window_s=}
+	bench_record sched="$sched" rep="$rep" kind="$kind" seconds="$secs" \
+		starved="$starved" files="$S3_FILES" timeout="$S3_TIMEOUT" \
+		"${BENCH_D[@]}"
+	bench_log "S3 $sched rep $rep $kind: ${secs}s$([ $starved = 1 ] && echo ' STARVED')"
+}
+
+for rep in $(seq 0 $((BENCH_REPS - 1))); do
+	for sched in $(bench_order "$rep"); do
+		bench_set_sched "$dev" "$sched" || continue
+		if [ "$S3_SOLO" = 1 ]; then
+			bench_drop_caches
+			readside solo
+		fi
+		bench_drop_caches
+		# The writer: the seed's dd loop, overwriting in place.  Its
+		# trap ends the running dd, so that kill stops it at once.
+		(
+			trap 'kill $dd 2>/dev/null; exit 0' TERM
+			while :; do
+				dd if=/dev/zero of="$big" bs=4M count=$((big_mb / 4)) \
+					conv=notrunc status=none &
+				dd=$!
+				wait $dd
+			done
+		) &
+		wpid=$!
+		sleep "$S3_WARMUP"
+		readside writer
+		kill "$wpid" 2>/dev/null
+		wait "$wpid"
+		t0=$SECONDS
+		sync
+		bench_log "S3 $sched: sync after the writer took $((SECONDS - t0))s"
+		bench_settle "$dev"
+	done
+done
+bench_dirty_limits off
+umount "$mnt" || bench_error "umount failed"
+exit "${BENCH_FAILED:-0}"
