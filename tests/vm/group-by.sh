@@ -26,42 +26,60 @@ readers() { # seconds: four threads (fio --thread) of one process
 	    --terse-version=3
 }
 
-# Most sync queues seen, and most members in one queue, over 12 samples
-# taken while the readers run (fio needs 15 s and more to start on the
-# debug kernel: samples before the first busy queue do not count).
-# Busy sync BE queues: with requests or contexts (the last active queue
-# can stay listed, empty, until the next dispatch).
+# Most sync queues seen, and most members in one queue, over up to 12
+# samples taken while the readers (PID $1) run; samples before their
+# queues are busy do not count (fio needs 15 s and more to start on the
+# debug kernel).  Busy sync BE queues: with requests or contexts (the last
+# active queue can stay listed, empty, until the next dispatch).
 busy='$2 == "S" && $3 ~ /^B/ && ($4 > 0 || $5 > 0 || $9 > 0)'
 census() {
-	local i n=0 q=0 m=0 nq nm v=/sys/kernel/debug/ctxsched/grp/queues
-	for i in $(seq 200); do
+	local n=0 q=0 m=0 nq nm v=/sys/kernel/debug/ctxsched/grp/queues
+	while [ "$n" -lt 12 ] && kill -0 "$1" 2>/dev/null; do
 		sleep 0.3
-		nq=$(awk "$busy" $v | wc -l)
+		# One awk per sample: under load every process start counts.
+		read -r nq nm < <(awk "$busy {n++; if (\$9 > m) m = \$9}
+				      END {print n + 0, m + 0}" $v)
 		[ "$nq" -gt 0 ] || continue
-		nm=$(awk "$busy {print \$9}" $v | sort -n | tail -1)
 		[ "$nq" -gt "$q" ] && q=$nq
-		[ "${nm:-0}" -gt "$m" ] && m=$nm
+		[ "$nm" -gt "$m" ] && m=$nm
 		n=$((n + 1))
-		[ "$n" -lt 12 ] || break
-		[ "$n" != 6 ] || cat $v > /tmp/census-view
+		[ "$n" != 3 ] || cat $v > /tmp/census-view
 	done
+	[ "$n" -gt 0 ] || cs_fail "no busy queue seen while the readers ran"
 	echo "$q $m"
 }
 
-readers 5 > /tmp/r1 & r=$!
-read -r nq nm <<< "$(census)"
-wait $r || cs_fail "readers (thread)"
+# Wait for the readers at most $2 s more; a stall shows ctxsched's view.
+reap() {
+	local i
+	for i in $(seq $(($2 * 5))); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		cat /sys/kernel/debug/ctxsched/grp/queues \
+		    /sys/kernel/debug/ctxsched/grp/stats
+		cs_fail "readers still running $2 s after they should have ended"
+	fi
+	wait "$1"
+}
+
+readers 8 > /tmp/r1 & r=$!
+res=$(census $r) || exit 1
+read -r nq nm <<< "$res"
+reap $r 90 || cs_fail "readers (thread)"
 cs_log "group_by=thread: up to $nq sync queues, at most $nm members in one"
 [ "$nq" -ge 3 ] && [ "$nm" = 1 ] ||
-	{ cat /tmp/census-view; cs_fail "threads did not get queues of their own"; }
+	{ cat /tmp/census-view 2>/dev/null; cs_fail "threads did not get queues of their own"; }
 
 echo process > $gb || cs_fail "group_by process refused"
-readers 5 > /tmp/r2 & r=$!
-read -r nq nm <<< "$(census)"
-wait $r || cs_fail "readers (process)"
+readers 8 > /tmp/r2 & r=$!
+res=$(census $r) || exit 1
+read -r nq nm <<< "$res"
+reap $r 90 || cs_fail "readers (process)"
 cs_log "group_by=process: up to $nq sync queues, up to $nm members in one"
 [ "$nm" -ge 3 ] ||
-	{ cat /tmp/census-view; cs_fail "the process's threads did not share a queue"; }
+	{ cat /tmp/census-view 2>/dev/null; cs_fail "the process's threads did not share a queue"; }
 
 readers 12 > /tmp/r3 & r=$!
 n=0
