@@ -17,6 +17,7 @@
 #include <linux/hashtable.h>
 
 #include "../compat/compat.h"
+#include "../ra/ra.h"
 #include "coop.h"
 #include "policy.h"
 #include "seek.h"
@@ -198,6 +199,7 @@ struct cs_data {
 	struct cs_stats stats;
 	u64 tun[CS_NR_TUNABLES];
 	struct dentry *debugfs_dir;
+	struct cs_ra_dev *ra;
 };
 
 static inline u64 cs_tun(const struct cs_data *cd, enum cs_tunable t)

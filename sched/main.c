@@ -387,6 +387,11 @@ int cs_setup(struct request_queue *q, struct elevator_queue *eq)
 	if (!cd)
 		return -ENOMEM;
 
+	cd->ra = cs_ra_attach(q->disk);
+	if (!cd->ra) {
+		kfree(cd);
+		return -ENOMEM;
+	}
 	cd->q = q;
 	spin_lock_init(&cd->lock);
 	INIT_LIST_HEAD(&cd->dispatch);
@@ -416,6 +421,7 @@ static void cs_exit_sched(struct elevator_queue *eq)
 	struct cs_data *cd = eq->elevator_data;
 
 	cs_debugfs_remove_queue(cd);
+	cs_ra_detach(cd->ra);
 	cs_queue_exit_data(cd);
 	/* The queue is frozen: nothing may be left in ctxsched or the driver. */
 	WARN(cd->nr_queued || cd->in_driver[0] || cd->in_driver[1],
@@ -463,15 +469,25 @@ static int __init ctxsched_init(void)
 	ret = cs_debugfs_init();
 	if (ret)
 		return ret;
+	ret = cs_ra_init();
+	if (ret)
+		goto out_debugfs;
 	ret = elv_register(&ctxsched_elv);
 	if (ret)
-		cs_debugfs_exit();
+		goto out_ra;
+	return 0;
+
+out_ra:
+	cs_ra_exit();
+out_debugfs:
+	cs_debugfs_exit();
 	return ret;
 }
 
 static void __exit ctxsched_exit(void)
 {
 	elv_unregister(&ctxsched_elv);
+	cs_ra_exit();
 	cs_debugfs_exit();
 }
 

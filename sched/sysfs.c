@@ -158,6 +158,27 @@ CS_ATTR(target_latency, CS_T_TARGET_LATENCY, MS)
 CS_ATTR(target_latency_us, CS_T_TARGET_LATENCY, US)
 CS_ATTR(max_request_kb, CS_T_MAX_REQUEST_KB, 1)
 
+/* ra_autotune, ra_min_kb and ra_max_kb belong to ra/tune.c. */
+#define CS_RA_ATTR(name, knob)						\
+static const enum cs_ra_knob cs_knob_##name = knob;			\
+static ssize_t cs_##name##_show(struct elevator_queue *eq, char *page)	\
+{									\
+	struct cs_data *cd = eq->elevator_data;				\
+									\
+	return cs_ra_knob_show(cd->ra, cs_knob_##name, page);		\
+}									\
+static ssize_t cs_##name##_store(struct elevator_queue *eq,		\
+				 const char *page, size_t count)	\
+{									\
+	struct cs_data *cd = eq->elevator_data;				\
+									\
+	return cs_ra_knob_store(cd->ra, cs_knob_##name, page, count);	\
+}
+
+CS_RA_ATTR(ra_autotune, CS_RA_K_AUTOTUNE)
+CS_RA_ATTR(ra_min_kb, CS_RA_K_MIN_KB)
+CS_RA_ATTR(ra_max_kb, CS_RA_K_MAX_KB)
+
 #define CS_FILE(name) __ATTR(name, 0644, cs_##name##_show, cs_##name##_store)
 
 struct elv_fs_entry cs_sysfs_attrs[] = {
@@ -180,5 +201,8 @@ struct elv_fs_entry cs_sysfs_attrs[] = {
 	CS_FILE(target_latency_us),
 	CS_FILE(group_by),
 	CS_FILE(max_request_kb),
+	CS_FILE(ra_autotune),
+	CS_FILE(ra_min_kb),
+	CS_FILE(ra_max_kb),
 	__ATTR_NULL
 };
