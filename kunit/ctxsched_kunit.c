@@ -551,8 +551,12 @@ static struct kunit_suite cs_coop_suite = {
 	.test_cases = cs_coop_cases,
 };
 
+/* The readahead policy's suite, cs_ra_suite. */
+#include "ra_cases.c"
+
 kunit_test_suites(&cs_slice_suite, &cs_idle_suite, &cs_order_suite,
-		  &cs_depth_suite, &cs_seek_suite, &cs_coop_suite);
+		  &cs_depth_suite, &cs_seek_suite, &cs_coop_suite,
+		  &cs_ra_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ctxsched scheduling policy");
 MODULE_LICENSE("GPL");

@@ -6,15 +6,15 @@
 # timeout: 300
 . tests/lib.sh
 
-src=kunit/ctxsched_kunit.c
+src=(kunit/ctxsched_kunit.c kunit/ra_cases.c)
 if ! modinfo ctxsched_kunit > /dev/null 2>&1; then
 	echo "SKIP: $(uname -r) has no KUnit"
 	exit 77
 fi
-mapfile -t suites < <(sed -n 's/^[[:space:]]*\.name = "\(ctxsched_[a-z_]*\)",/\1/p' "$src")
-mapfile -t cases < <(sed -n 's/^[[:space:]]*KUNIT_CASE(\([a-z_0-9]*\)),/\1/p' "$src")
+mapfile -t suites < <(sed -n 's/^[[:space:]]*\.name = "\(ctxsched_[a-z_]*\)",/\1/p' "${src[@]}")
+mapfile -t cases < <(sed -n 's/^[[:space:]]*KUNIT_CASE(\([a-z_0-9]*\)),/\1/p' "${src[@]}")
 [ ${#suites[@]} -ge 5 ] && [ ${#cases[@]} -ge 20 ] ||
-	cs_fail "could not read the suites and cases from $src"
+	cs_fail "could not read the suites and cases from ${src[*]}"
 
 modprobe ctxsched_kunit || cs_fail "modprobe ctxsched_kunit"
 all=

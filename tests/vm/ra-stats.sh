@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0
+# Readahead accounting (debugfs ctxsched/readahead/stats) and the
+# ctxsched:readahead trace event.  Each workload of tests/tools/ra-work.py
+# runs on a file of an ext4 disk with a cold page cache, and the disk's own
+# table must show its pattern:
+#   a sequential read          initial, then async; windows reach EOF;
+#                              the pages read add up to the file
+#   random 4 KiB reads         random, no async
+#   two streams on one fd      context
+#   fadvise RANDOM, WILLNEED   forced
+#   mmap, pages in order       mmap
+# A write resets the tables.  The trace event is off until enabled, then
+# carries the reader, the file and the window.  Bad ra_hooks values are
+# refused by modprobe; with ra_hooks=0 nothing is probed.
+# timeout: 300
+. tests/lib.sh
+
+stats=$CS_DEBUGFS/readahead/stats
+work() { python3 tests/tools/ra-work.py "$@" || cs_fail "ra-work $*"; }
+
+cs_load
+[ -f "$stats" ] || cs_fail "no $stats"
+grep -q '^hooks .*page_cache_sync_ra.*page_cache_async_ra' "$stats" ||
+	cs_fail "readahead hooks missing: $(grep '^hooks' "$stats")"
+
+cs_nullb_create rab size=512
+cs_sched_set /dev/rab ctxsched
+echo 128 > /sys/block/rab/queue/read_ahead_kb
+mkfs.ext4 -q -F /dev/rab || cs_fail "mkfs.ext4"
+mnt=/mnt/rab
+mkdir -p $mnt
+mount /dev/rab $mnt || cs_fail "mount"
+for f in a b c d e; do
+	dd if=/dev/urandom of=$mnt/$f bs=1M count=32 status=none ||
+		cs_fail "cannot write $f"
+done
+sync
+
+# col PATTERN COLUMN: a value of rab's table (count, sync_count, ...).
+col() {
+	awk -v p="$1" -v c="$2" '
+		/^\[/ { mine = ($1 == "[rab") }
+		mine && $1 == "pattern" { for (i = 1; i <= NF; i++) h[$i] = i }
+		mine && $1 == p { print $(h[c]); found = 1 }
+		END { if (!found) print 0 }' "$stats"
+}
+n() { col "$1" count; }
+
+# phase NAME: cold cache and clean tables before a workload.
+phase() {
+	echo 3 > /proc/sys/vm/drop_caches
+	echo 1 > "$stats" || cs_fail "cannot reset $stats"
+	cs_log "phase $1"
+}
+show() {
+	awk '/^\[rab/ { p = 1 } /^$/ { p = 0 } p' "$stats" | sed 's/^/#   /'
+}
+
+phase reset
+grep -q '^\[rab' "$stats" && cs_fail "rab still listed after a reset"
+
+phase sequential
+work seq $mnt/a
+show
+[ "$(n initial)" -ge 1 ] || cs_fail "sequential read: no initial readahead"
+[ "$(n async)" -ge 64 ] || cs_fail "sequential read: $(n async) async (>= 64 expected)"
+[ "$(n random)" -le 2 ] || cs_fail "sequential read: $(n random) random"
+eof=$(($(col async eof_count) + $(col sequential eof_count) + $(col initial eof_count)))
+[ "$eof" -ge 1 ] || cs_fail "sequential read: no window reached EOF"
+pages=0
+for p in initial sequential async; do
+	pages=$((pages + $(n $p) * $(col $p actual)))
+done
+# 32 MiB = 8192 pages; averages are rounded down, hence 90%.
+[ "$pages" -ge 7372 ] && [ "$pages" -le 9000 ] ||
+	cs_fail "sequential read: readahead brought $pages pages for 8192"
+
+phase random
+work random $mnt/b 400
+show
+[ "$(n random)" -ge 300 ] || cs_fail "random reads: $(n random) random of 400"
+[ "$(n async)" -le 2 ] || cs_fail "random reads: $(n async) async"
+
+phase interleaved
+work interleave $mnt/c
+show
+[ "$(n context)" -ge 4 ] || cs_fail "interleaved streams: $(n context) context"
+
+phase fadvise-random
+work fadv-random $mnt/d
+show
+# One call per 64 KiB read: more would be counting twice.
+[ "$(n forced)" -ge 400 ] && [ "$(n forced)" -le 600 ] ||
+	cs_fail "FADV_RANDOM: $(n forced) forced for 512 reads"
+[ "$(n async)" -eq 0 ] || cs_fail "FADV_RANDOM: $(n async) async"
+[ "$(n initial)" -eq 0 ] || cs_fail "FADV_RANDOM: $(n initial) initial"
+
+phase willneed
+work willneed $mnt/d 8
+show
+[ "$(n forced)" -ge 1 ] && [ "$(n forced)" -le 4 ] ||
+	cs_fail "WILLNEED: $(n forced) forced for one call"
+
+phase mmap
+work mmap $mnt/e
+show
+[ "$(n mmap)" -ge 10 ] || cs_fail "mmap: $(n mmap) mmap"
+for p in initial sequential async context random; do
+	[ "$(n $p)" -eq 0 ] || cs_fail "mmap: $(n $p) $p"
+done
+
+# The trace event: off by default, then one line per call.
+tr=/sys/kernel/tracing
+ev=$tr/events/ctxsched/readahead
+[ -d $ev ] || cs_fail "no ctxsched:readahead event"
+cs_assert_eq "readahead event enabled by default" 0 "$(cat $ev/enable)"
+echo 3 > /proc/sys/vm/drop_caches
+echo > $tr/trace
+echo 1 > $ev/enable
+dd if=$mnt/a of=/dev/null bs=64k count=64 status=none
+echo 0 > $ev/enable
+ino=$(stat -c %i $mnt/a)
+dev="$(stat -c %Hd:%Ld $mnt/a)"
+grep 'readahead:' $tr/trace | head -5 | sed 's/^/#   /'
+grep -q "dd-[0-9]*.* readahead: dev $dev ino $ino pid [0-9]* comm dd req 0+[0-9]* ra 0+[0-9]*-[0-9]* async 0 actual [1-9][0-9]* pattern initial" $tr/trace ||
+	cs_fail "no initial readahead event of dd on $dev ino $ino"
+grep -q "readahead: dev $dev ino $ino .* comm dd .* async 1 actual [0-9]* pattern async" $tr/trace ||
+	cs_fail "no async readahead event of dd"
+echo > $tr/trace
+
+umount $mnt
+cs_check_idle /dev/rab
+cs_sched_set /dev/rab none
+cs_nullb_remove rab
+
+# Module parameter: bad values refused, ra_hooks=0 probes nothing.
+rmmod ctxsched || cs_fail "rmmod"
+for v in abc 2x; do
+	modprobe ctxsched ra_hooks=$v 2>/dev/null && cs_fail "ra_hooks=$v accepted"
+done
+modprobe ctxsched ra_hooks=0 || cs_fail "modprobe ra_hooks=0"
+[ -e "$stats" ] && cs_fail "stats present with ra_hooks=0"
+rmmod ctxsched || cs_fail "rmmod after ra_hooks=0"
+echo ok
