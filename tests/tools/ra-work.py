@@ -4,6 +4,9 @@
 
 ra-work.py MODE FILE [N]
   seq         read FILE from start to end in 64 KiB read() calls
+  big         1 MiB pread() calls, larger than a 128 KiB window, at every
+              other MiB from the second on
+  mid         read N MiB from the middle of FILE in 64 KiB calls
   random      N reads of 4 KiB at random page offsets (fixed seed)
   interleave  one descriptor, two streams (from 0 and from the middle)
               read in turns, 16 KiB each
@@ -27,6 +30,13 @@ def main():
     if mode == "seq":
         while os.read(fd, 65536):
             pass
+    elif mode == "big":
+        for off in range(1 << 20, size, 2 << 20):
+            os.pread(fd, 1 << 20, off)
+    elif mode == "mid":
+        os.lseek(fd, size // 2, os.SEEK_SET)
+        for _ in range(n * 16):
+            os.read(fd, 65536)
     elif mode == "random":
         rng = random.Random(1)
         for _ in range(n):

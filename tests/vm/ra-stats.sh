@@ -5,10 +5,14 @@
 # table must show its pattern:
 #   a sequential read          initial, then async; windows reach EOF;
 #                              the pages read add up to the file
+#   a sequential read from the middle of a file: its second read is
+#                              sequential (the first looks random)
 #   random 4 KiB reads         random, no async
 #   two streams on one fd      context
 #   fadvise RANDOM, WILLNEED   forced
 #   mmap, pages in order       mmap
+#   1 MiB reads, 1 MiB apart   oversize
+# All of them in a row fill every row of the table, which is printed.
 # A write resets the tables.  The trace event is off until enabled, then
 # carries the reader, the file and the window.  Bad ra_hooks values are
 # refused by modprobe; with ra_hooks=0 nothing is probed.
@@ -75,6 +79,12 @@ done
 [ "$pages" -ge 7372 ] && [ "$pages" -le 9000 ] ||
 	cs_fail "sequential read: readahead brought $pages pages for 8192"
 
+phase mid-file
+work mid $mnt/a 4
+show
+[ "$(n sequential)" -ge 1 ] || cs_fail "read from mid-file: no sequential readahead"
+[ "$(n initial)" -eq 0 ] || cs_fail "read from mid-file: $(n initial) initial"
+
 phase random
 work random $mnt/b 400
 show
@@ -107,6 +117,27 @@ show
 [ "$(n mmap)" -ge 10 ] || cs_fail "mmap: $(n mmap) mmap"
 for p in initial sequential async context random; do
 	[ "$(n $p)" -eq 0 ] || cs_fail "mmap: $(n $p) $p"
+done
+
+phase oversize
+work big $mnt/a
+show
+[ "$(n oversize)" -ge 12 ] || cs_fail "16 reads of 1 MiB: $(n oversize) oversize"
+
+phase all
+work seq $mnt/a
+work mid $mnt/b 4
+work random $mnt/b 400
+work interleave $mnt/c
+work fadv-random $mnt/d
+work willneed $mnt/d 8
+echo 3 > /proc/sys/vm/drop_caches
+work mmap $mnt/e
+work big $mnt/b
+echo "# $stats after all workloads:"
+sed 's/^/#   /' "$stats"
+for p in initial sequential async context random oversize forced mmap; do
+	[ "$(n $p)" -gt 0 ] || cs_fail "no $p readahead after all workloads"
 done
 
 # The trace event: off by default, then one line per call.
