@@ -35,13 +35,12 @@ run() {
 	bench_settle "$dev"
 }
 
-# ---- AUTOTUNE HOOK -------------------------------------------------------
-# A later issue adds read-ahead autotuning to ctxsched as the iosched knob
-# ra_autotune (0/1).  Where the knob exists, ctxsched alone runs one more
-# variant, "auto": read_ahead_kb back at its default, ra_autotune=1; the
-# report compares it with the best fixed size (target: >= 0.95).  Until
-# then the variant is recorded as skipped.  Only this function needs to
-# change if the knob ends up with another name or needs more setup.
+# ---- AUTOTUNE ------------------------------------------------------------
+# ctxsched's iosched knob ra_autotune (0/1, ra/tune.c): ctxsched alone runs
+# one more variant, "auto": read_ahead_kb back at its default,
+# ra_autotune=1; the report compares it with the best fixed size (target:
+# >= 0.95).  A ctxsched without the knob gets the variant recorded as
+# skipped.
 autotune_run() {
 	local knob=/sys/block/$dev/queue/iosched/ra_autotune
 	bench_set_sched "$dev" ctxsched || return 1
@@ -52,6 +51,7 @@ autotune_run() {
 	fi
 	echo 1 > "$knob" || { bench_error "cannot set ra_autotune=1"; return 1; }
 	BENCH_SCHEDS=ctxsched first=ctxsched run auto "$ra_default"
+	bench_log "S6 rep $rep auto: read_ahead_kb $(cat "$ra_file") KiB at the end"
 	bench_set_sched "$dev" ctxsched && echo 0 > "$knob"
 }
 # -------------------------------------------------------------------------
