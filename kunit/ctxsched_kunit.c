@@ -248,6 +248,52 @@ static void cs_test_idle_seeky(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
 }
 
+static void cs_test_idle_merged(struct kunit *test)
+{
+	struct cs_idle_input in = cs_seq_reader();
+
+	/* A merged queue's window covers a hand-over between its threads. */
+	KUNIT_EXPECT_EQ(test, cs_idle_window(CS_IDLE_QUEUE, false, 8 * MS,
+					     5 * MS), 8 * MS);
+	KUNIT_EXPECT_EQ(test, cs_idle_window(CS_IDLE_QUEUE, true, 8 * MS,
+					     5 * MS), 16 * MS);
+	KUNIT_EXPECT_EQ(test, cs_idle_window(CS_IDLE_GROUP, true, 8 * MS,
+					     5 * MS), 5 * MS);
+	KUNIT_EXPECT_EQ(test, cs_idle_window(CS_IDLE_NONE, true, 8 * MS,
+					     5 * MS), 0);
+	/* ... and its think time is judged against that window. */
+	in.ttime_mean = 12 * MS;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	in.merged = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_QUEUE);
+	in.ttime_mean = 17 * MS;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	/* Merged or not, no idling when slice_idle is off or it seeks. */
+	in.ttime_mean = 1 * MS;
+	in.seeky = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	in.seeky = false;
+	in.slice_idle = 0;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+}
+
+static void cs_test_idle_credit(struct kunit *test)
+{
+	/* A merged queue keeps what was left of its slice... */
+	KUNIT_EXPECT_EQ(test, cs_idle_credit(true, 100 * MS, 40 * MS,
+					     100 * MS), 60 * MS);
+	/* ... at most one slice ... */
+	KUNIT_EXPECT_EQ(test, cs_idle_credit(true, 250 * MS, 40 * MS,
+					     100 * MS), 100 * MS);
+	/* ... and nothing once the slice is over or never started. */
+	KUNIT_EXPECT_EQ(test, cs_idle_credit(true, 100 * MS, 100 * MS,
+					     100 * MS), 0);
+	KUNIT_EXPECT_EQ(test, cs_idle_credit(true, 0, 40 * MS, 100 * MS), 0);
+	/* A single context that stopped gives its slice up, as with CFQ. */
+	KUNIT_EXPECT_EQ(test, cs_idle_credit(false, 100 * MS, 40 * MS,
+					     100 * MS), 0);
+}
+
 static void cs_test_idle_disabled(struct kunit *test)
 {
 	struct cs_idle_input in = cs_seq_reader();
@@ -269,6 +315,8 @@ static struct kunit_case cs_idle_cases[] = {
 	KUNIT_CASE(cs_test_idle_never),
 	KUNIT_CASE(cs_test_idle_think_time),
 	KUNIT_CASE(cs_test_idle_seeky),
+	KUNIT_CASE(cs_test_idle_merged),
+	KUNIT_CASE(cs_test_idle_credit),
 	KUNIT_CASE(cs_test_idle_disabled),
 	{}
 };

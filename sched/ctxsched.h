@@ -70,6 +70,9 @@ enum cs_tunable {
  * @rr: entry on the class's round robin while waiting for a slice
  * @slice_end: end of the current slice, ns; 0 until its first dispatch
  * @slice_dispatch: requests dispatched in the current slice
+ * @slice_credit: slice time a merged queue is owed from an idle window that
+ *	expired at a slow hand-over between its threads, ns; added to its
+ *	next slice
  * @last_end: sector after its most recently queued request
  * @seek: recent seek history
  * @ttime: think time: from the completion of its last request to the
@@ -94,6 +97,7 @@ struct cs_queue {
 	struct list_head rr;
 	u64 slice_end;
 	unsigned int slice_dispatch;
+	u64 slice_credit;
 	sector_t last_end;
 	struct cs_seek seek;
 	struct cs_ttime ttime;
@@ -144,6 +148,7 @@ struct cs_stats {
 	u64 alloc_failed;
 	u64 coop_merged;
 	u64 coop_split;
+	u64 idle_credit;
 	u64 cap_refused;
 };
 

@@ -37,6 +37,7 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "alloc_failed %llu\n", st->alloc_failed);
 	seq_printf(m, "coop_merged %llu\n", st->coop_merged);
 	seq_printf(m, "coop_split %llu\n", st->coop_split);
+	seq_printf(m, "idle_credit %llu\n", st->idle_credit);
 	seq_printf(m, "cap_refused %llu\n", st->cap_refused);
 	seq_printf(m, "async_depth %u\n", cd->async_depth);
 	spin_unlock_irq(&cd->lock);

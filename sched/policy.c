@@ -151,12 +151,40 @@ bool cs_seeky(const struct cs_seek *sk)
 }
 
 /**
+ * cs_idle_window() - how long the active queue may keep an idle disk
+ * @kind: the kind of idling (CS_IDLE_QUEUE or CS_IDLE_GROUP)
+ * @merged: the queue serves several cooperating contexts
+ * @slice_idle: per-queue idle time, ns
+ * @group_idle: group idle time, ns
+ *
+ * A merged queue's next request usually comes from another thread than the
+ * last one: the thread that was served wakes the next, which then submits.
+ * That hand-over takes a wake-up more than a single context's think time,
+ * and a busy CPU stretches it, so a merged queue waits twice slice_idle.
+ *
+ * Return: the idle window, ns (0 for CS_IDLE_NONE).
+ */
+u64 cs_idle_window(enum cs_idle kind, bool merged, u64 slice_idle,
+		   u64 group_idle)
+{
+	switch (kind) {
+	case CS_IDLE_QUEUE:
+		return merged ? 2 * slice_idle : slice_idle;
+	case CS_IDLE_GROUP:
+		return group_idle;
+	default:
+		return 0;
+	}
+}
+
+/**
  * cs_idle_decision() - whether the active queue keeps the disk while it
  *	has nothing queued
  * @in: the queue's state and the idle tunables
  *
  * Only sync queues on rotating disks idle: a sequential context whose think
- * time is within slice_idle (or not known yet) waits for its next request;
+ * time is within its idle window (slice_idle, twice that for a merged
+ * queue; see cs_idle_window()) or not known yet waits for its next request;
  * otherwise, if it is the last sync queue of its class with work, the class
  * keeps the disk for group_idle so that async and lower classes do not cut
  * in between its requests.
@@ -165,14 +193,42 @@ bool cs_seeky(const struct cs_seek *sk)
  */
 enum cs_idle cs_idle_decision(const struct cs_idle_input *in)
 {
+	u64 window = cs_idle_window(CS_IDLE_QUEUE, in->merged, in->slice_idle,
+				    in->group_idle);
+
 	if (!in->sync || !in->rotational || !in->ctx_alive)
 		return CS_IDLE_NONE;
-	if (!in->seeky && in->slice_idle &&
-	    (!in->ttime_valid || in->ttime_mean <= in->slice_idle))
+	if (!in->seeky && window &&
+	    (!in->ttime_valid || in->ttime_mean <= window))
 		return CS_IDLE_QUEUE;
 	if (in->group_idle && in->last_sync_in_class)
 		return CS_IDLE_GROUP;
 	return CS_IDLE_NONE;
+}
+
+/**
+ * cs_idle_credit() - slice time a queue keeps when its idle window expires
+ * @merged: the queue serves several cooperating contexts
+ * @slice_end: end of its slice, ns
+ * @now: when the idle window expired, ns
+ * @slice: the length of a slice of the queue, ns; the credit's bound
+ *
+ * A single context that lets its idle window pass has stopped reading for
+ * now, and gives up the rest of its slice as with CFQ.  A merged queue's
+ * window mostly passes because one hand-over between its threads was slow
+ * while the stream goes on; without a credit, each such hiccup would cost
+ * the stream the rest of its slice while a competitor keeps full slices.
+ * The credit is added to its next slice, so the stream still gets its
+ * time, only later.
+ *
+ * Return: the unused part of the slice, at most @slice; 0 for a queue that
+ * is not merged or whose slice is over.
+ */
+u64 cs_idle_credit(bool merged, u64 slice_end, u64 now, u64 slice)
+{
+	if (!merged || !slice_end || now >= slice_end)
+		return 0;
+	return min(slice_end - now, slice);
 }
 
 /**

@@ -61,6 +61,8 @@ enum cs_idle {
  * @seeky: the queue's recent requests were mostly seeks
  * @ttime_valid: enough think-time samples to trust @ttime_mean
  * @ttime_mean: decaying mean think time, ns
+ * @merged: the queue serves several cooperating contexts, so its next
+ *	request may come from another thread that has to be woken first
  * @slice_idle: per-queue idle time, ns (0 disables per-queue idling)
  * @group_idle: group idle time, ns (0 disables it)
  * @last_sync_in_class: no other sync queue of the class has requests
@@ -72,6 +74,7 @@ struct cs_idle_input {
 	bool seeky;
 	bool ttime_valid;
 	u64 ttime_mean;
+	bool merged;
 	u64 slice_idle;
 	u64 group_idle;
 	bool last_sync_in_class;
@@ -106,7 +109,10 @@ void cs_seek_add(struct cs_seek *sk, u64 distance, unsigned int sectors,
 		 bool rotational);
 bool cs_seeky(const struct cs_seek *sk);
 
+u64 cs_idle_window(enum cs_idle kind, bool merged, u64 slice_idle,
+		   u64 group_idle);
 enum cs_idle cs_idle_decision(const struct cs_idle_input *in);
+u64 cs_idle_credit(bool merged, u64 slice_end, u64 now, u64 slice);
 bool cs_should_preempt(const struct cs_preempt_input *in);
 
 bool cs_fifo_expired(u64 deadline, u64 now);

@@ -514,6 +514,13 @@ static u64 cs_slice_for(struct cs_data *cd, struct cs_queue *cq)
 	return slice;
 }
 
+/* A queue whose contexts cooperate on one stream (see members.c). */
+static bool cs_queue_coop(const struct cs_queue *cq)
+{
+	return (cq->flags & CSQ_MERGED) && !(cq->flags & CSQ_SPLIT) &&
+	       cq->nr_members > 1;
+}
+
 static enum cs_idle cs_idle_for(struct cs_data *cd, struct cs_queue *cq)
 {
 	struct cs_idle_input in = {
@@ -523,6 +530,7 @@ static enum cs_idle cs_idle_for(struct cs_data *cd, struct cs_queue *cq)
 		.seeky = cs_seeky(&cq->seek),
 		.ttime_valid = cs_ttime_valid(&cq->ttime),
 		.ttime_mean = cq->ttime.mean,
+		.merged = cs_queue_coop(cq),
 		.slice_idle = cs_tun(cd, CS_T_SLICE_IDLE),
 		.group_idle = cs_tun(cd, CS_T_GROUP_IDLE),
 		/* The active queue itself is counted as busy only if queued. */
@@ -541,8 +549,9 @@ static bool cs_arm_idle(struct cs_data *cd, struct cs_queue *cq, u64 now)
 
 	if (kind == CS_IDLE_NONE)
 		return false;
-	wait = cs_tun(cd, kind == CS_IDLE_QUEUE ? CS_T_SLICE_IDLE :
-						  CS_T_GROUP_IDLE);
+	wait = cs_idle_window(kind, cs_queue_coop(cq),
+			      cs_tun(cd, CS_T_SLICE_IDLE),
+			      cs_tun(cd, CS_T_GROUP_IDLE));
 	if (cq->slice_end) {
 		left = cq->slice_end > now ? cq->slice_end - now : 0;
 		/* Not worth it if the context thinks longer than what is left. */
@@ -673,7 +682,8 @@ struct request *cs_dispatch_from_queues(struct cs_data *cd, u64 now)
 	if (cq->prio_class != CS_CLASS_IDLE)
 		cd->last_busy = now;
 	if (!cq->slice_end) {
-		cq->slice_end = now + cs_slice_for(cd, cq);
+		cq->slice_end = now + cs_slice_for(cd, cq) + cq->slice_credit;
+		cq->slice_credit = 0;
 		cs_log_q(cd, cq, "slice %llu us",
 			 div_u64(cq->slice_end - now, NSEC_PER_USEC));
 	}
@@ -732,14 +742,28 @@ void cs_request_done(struct cs_data *cd, struct cs_queue *cq,
 enum hrtimer_restart cs_idle_timer_fn(struct hrtimer *timer)
 {
 	struct cs_data *cd = container_of(timer, struct cs_data, idle_timer);
+	struct cs_queue *cq;
 	unsigned long flags;
+	enum cs_idle kind;
+	u64 credit;
 
 	spin_lock_irqsave(&cd->lock, flags);
-	if (cd->idling != CS_IDLE_NONE) {
+	kind = cd->idling;
+	cq = cd->active;
+	if (kind != CS_IDLE_NONE) {
 		cd->idling = CS_IDLE_NONE;
-		if (cd->active && !cd->active->queued) {
+		if (cq && !cq->queued) {
 			cd->stats.idle_expired++;
-			cs_log_q(cd, cd->active, "idle expired");
+			credit = kind != CS_IDLE_QUEUE ? 0 :
+				 cs_idle_credit(cs_queue_coop(cq),
+						cq->slice_end, ktime_get_ns(),
+						cs_slice_for(cd, cq));
+			if (credit) {
+				cq->slice_credit = credit;
+				cd->stats.idle_credit++;
+			}
+			cs_log_q(cd, cq, "idle expired credit=%llu us",
+				 div_u64(credit, NSEC_PER_USEC));
 			cs_expire(cd, false);
 		}
 	}
