@@ -22,14 +22,17 @@
 #define CREATE_TRACE_POINTS
 #include "ctxsched_ra_trace.h"
 
-static bool ra_hooks = true;
-module_param(ra_hooks, bool, 0444);
-MODULE_PARM_DESC(ra_hooks,
-		 "Probe mm/readahead.c for readahead stats and ra_autotune (default: 1)");
-
+/* The user's ra_hooks; disks with ra_autotune=1 hold the hooks too. */
+static bool ra_hooks;
 static struct dentry *cs_ra_dir;
 
 #if CS_RA_HOOKS
+
+/* Serialises hook (un)registration and cs_ra_hook_users. */
+static DEFINE_MUTEX(cs_ra_hooks_mutex);
+static unsigned int cs_ra_hook_users;
+/* cs_ra_init() has run: ra_hooks given at load waits for it. */
+static bool cs_ra_ready;
 
 /* Per-device tables; devices beyond these count in the total only. */
 #define CS_RA_SLOTS	16
@@ -306,22 +309,82 @@ CS_RA_ENTRY(around, CS_RA_E_AROUND)
 	.maxactive = CS_RA_MAXACTIVE,					\
 }
 
-static struct kretprobe cs_ra_probes[CS_RA_NR_PROBES] = {
+static const struct kretprobe cs_ra_probe_tmpl[CS_RA_NR_PROBES] = {
 	[CS_RA_P_SYNC] = CS_RA_PROBE("page_cache_sync_ra", sync),
 	[CS_RA_P_ASYNC] = CS_RA_PROBE("page_cache_async_ra", async),
 	[CS_RA_P_FORCE] = CS_RA_PROBE("force_page_cache_ra", force),
 	[CS_RA_P_AROUND] = CS_RA_PROBE("page_cache_ra_order", around),
 };
 
-/**
- * cs_ra_hooked() - whether readahead calls are seen
- *
- * Return: true if the sync and async readahead hooks are in place, which
- * the stats and ra_autotune need.
- */
-bool cs_ra_hooked(void)
+/* Live copies: a kretprobe is filled in by registering it. */
+static struct kretprobe cs_ra_probes[CS_RA_NR_PROBES];
+
+static void cs_ra_unregister(void)
 {
-	return cs_ra_registered[CS_RA_P_SYNC] && cs_ra_registered[CS_RA_P_ASYNC];
+	int i;
+
+	for (i = 0; i < CS_RA_NR_PROBES; i++) {
+		if (cs_ra_registered[i])
+			unregister_kretprobe(&cs_ra_probes[i]);
+		cs_ra_registered[i] = false;
+	}
+}
+
+/* Called with cs_ra_hooks_mutex held. */
+static int cs_ra_hooks_get_locked(void)
+{
+	int i;
+
+	if (cs_ra_hook_users++)
+		return 0;
+	for (i = 0; i < CS_RA_NR_PROBES; i++) {
+		int ret;
+
+		cs_ra_probes[i] = cs_ra_probe_tmpl[i];
+		ret = register_kretprobe(&cs_ra_probes[i]);
+		if (ret)
+			pr_warn("ctxsched: cannot probe %s (%d): its readahead calls are not counted\n",
+				cs_ra_probes[i].kp.symbol_name, ret);
+		cs_ra_registered[i] = !ret;
+	}
+	if (cs_ra_registered[CS_RA_P_SYNC] && cs_ra_registered[CS_RA_P_ASYNC])
+		return 0;
+	cs_ra_unregister();
+	cs_ra_hook_users--;
+	return -EOPNOTSUPP;
+}
+
+/* Called with cs_ra_hooks_mutex held. */
+static void cs_ra_hooks_put_locked(void)
+{
+	if (!WARN_ON(!cs_ra_hook_users) && !--cs_ra_hook_users)
+		cs_ra_unregister();
+}
+
+/**
+ * cs_ra_hooks_get() - put the readahead hooks in, or count one more user
+ *
+ * Return: 0, or -EOPNOTSUPP when the kernel's sync and async readahead
+ * entry points cannot be probed.
+ */
+int cs_ra_hooks_get(void)
+{
+	int ret;
+
+	mutex_lock(&cs_ra_hooks_mutex);
+	ret = cs_ra_hooks_get_locked();
+	mutex_unlock(&cs_ra_hooks_mutex);
+	return ret;
+}
+
+/**
+ * cs_ra_hooks_put() - drop a user of the hooks; the last one removes them
+ */
+void cs_ra_hooks_put(void)
+{
+	mutex_lock(&cs_ra_hooks_mutex);
+	cs_ra_hooks_put_locked();
+	mutex_unlock(&cs_ra_hooks_mutex);
 }
 
 static int cs_ra_stats_show(struct seq_file *m, void *unused)
@@ -333,6 +396,7 @@ static int cs_ra_stats_show(struct seq_file *m, void *unused)
 
 	seq_puts(m, "# ctxsched readahead accounting; write to this file to reset it\n");
 	seq_puts(m, "# size, async_size, actual: average pages (4 KiB) per call\n");
+	mutex_lock(&cs_ra_hooks_mutex);
 	seq_puts(m, "hooks");
 	for (i = 0; i < ARRAY_SIZE(cs_ra_probes); i++) {
 		if (cs_ra_registered[i]) {
@@ -340,7 +404,10 @@ static int cs_ra_stats_show(struct seq_file *m, void *unused)
 			missed += cs_ra_probes[i].nmissed;
 		}
 	}
+	if (!cs_ra_hook_users)
+		seq_puts(m, " none (counting is off: echo 1 > /sys/module/ctxsched/parameters/ra_hooks)");
 	seq_printf(m, "\nmissed %lu\n", missed);
+	mutex_unlock(&cs_ra_hooks_mutex);
 
 	for (slot = 0; slot <= CS_RA_SLOTS; slot++) {
 		dev_t dev = slot ? READ_ONCE(cs_ra_slot[slot - 1].dev) : 0;
@@ -414,43 +481,76 @@ static const struct file_operations cs_ra_stats_fops = {
 
 static int cs_ra_hooks_init(void)
 {
-	size_t i;
-
 	cs_ra_stats = alloc_percpu(struct cs_ra_tables);
 	if (!cs_ra_stats)
 		return -ENOMEM;
-	for (i = 0; i < ARRAY_SIZE(cs_ra_probes); i++) {
-		int ret = register_kretprobe(&cs_ra_probes[i]);
-
-		if (ret)
-			pr_warn("ctxsched: cannot probe %s (%d): its readahead calls are not counted\n",
-				cs_ra_probes[i].kp.symbol_name, ret);
-		cs_ra_registered[i] = !ret;
-	}
 	if (cs_ra_dir)
 		debugfs_create_file("stats", 0644, cs_ra_dir, NULL,
 				    &cs_ra_stats_fops);
+	mutex_lock(&cs_ra_hooks_mutex);
+	cs_ra_ready = true;
+	/* ra_hooks=1 at load: a failure to probe is reported, not fatal. */
+	if (ra_hooks && cs_ra_hooks_get_locked())
+		ra_hooks = false;
+	mutex_unlock(&cs_ra_hooks_mutex);
 	return 0;
 }
 
 static void cs_ra_hooks_exit(void)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(cs_ra_probes); i++) {
-		if (cs_ra_registered[i])
-			unregister_kretprobe(&cs_ra_probes[i]);
-		cs_ra_registered[i] = false;
-	}
+	mutex_lock(&cs_ra_hooks_mutex);
+	if (ra_hooks)
+		cs_ra_hooks_put_locked();
+	cs_ra_ready = false;
+	mutex_unlock(&cs_ra_hooks_mutex);
+	/* No disk runs ctxsched now, so ra_autotune holds no hooks. */
+	WARN_ON(cs_ra_hook_users);
 	free_percpu(cs_ra_stats);
 	cs_ra_stats = NULL;
 }
 
+static int cs_ra_hooks_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret)
+		return ret;
+	mutex_lock(&cs_ra_hooks_mutex);
+	if (cs_ra_ready && on != ra_hooks) {
+		if (on)
+			ret = cs_ra_hooks_get_locked();
+		else
+			cs_ra_hooks_put_locked();
+	}
+	if (!ret)
+		ra_hooks = on;
+	mutex_unlock(&cs_ra_hooks_mutex);
+	return ret;
+}
+
 #else /* !CS_RA_HOOKS */
 
-bool cs_ra_hooked(void)
+int cs_ra_hooks_get(void)
 {
-	return false;
+	return -EOPNOTSUPP;
+}
+
+void cs_ra_hooks_put(void)
+{
+}
+
+static int cs_ra_hooks_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret)
+		return ret;
+	if (on)
+		return -EOPNOTSUPP;
+	ra_hooks = false;
+	return 0;
 }
 
 static int cs_ra_hooks_init(void)
@@ -468,7 +568,7 @@ static void cs_ra_hooks_exit(void)
 /**
  * cs_ra_init() - set up readahead accounting at module load
  *
- * Creates /sys/kernel/debug/ctxsched/readahead/ and, unless ra_hooks=0,
+ * Creates /sys/kernel/debug/ctxsched/readahead/ and, with ra_hooks=1,
  * probes the kernel's readahead entry points.  A probe that cannot be set
  * is reported and left out; debugfs failures are not fatal.
  *
@@ -482,8 +582,6 @@ int cs_ra_init(void)
 		cs_ra_dir = debugfs_create_dir("readahead", top);
 		dput(top);
 	}
-	if (!ra_hooks)
-		return 0;
 	return cs_ra_hooks_init();
 }
 
@@ -494,6 +592,13 @@ void cs_ra_exit(void)
 {
 	debugfs_remove_recursive(cs_ra_dir);
 	cs_ra_dir = NULL;
-	if (ra_hooks)
-		cs_ra_hooks_exit();
+	cs_ra_hooks_exit();
 }
+
+static const struct kernel_param_ops cs_ra_hooks_ops = {
+	.set = cs_ra_hooks_set,
+	.get = param_get_bool,
+};
+module_param_cb(ra_hooks, &cs_ra_hooks_ops, &ra_hooks, 0644);
+MODULE_PARM_DESC(ra_hooks,
+		 "Count readahead by probing mm/readahead.c (default 0; disks with ra_autotune=1 probe it too)");

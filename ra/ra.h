@@ -30,7 +30,8 @@ enum cs_ra_knob {
 /* hooks.c */
 int cs_ra_init(void);
 void cs_ra_exit(void);
-bool cs_ra_hooked(void);
+int cs_ra_hooks_get(void);
+void cs_ra_hooks_put(void);
 
 /* tune.c */
 struct cs_ra_dev *cs_ra_attach(struct gendisk *disk);

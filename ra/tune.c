@@ -175,16 +175,22 @@ static void cs_ra_autotune_off(struct cs_ra_dev *rd)
 	synchronize_rcu();
 	if (READ_ONCE(*cs_ra_window(rd)) == rd->cur)
 		WRITE_ONCE(*cs_ra_window(rd), rd->user);
+	cs_ra_hooks_put();
 	blk_add_trace_msg(rd->disk->queue, "cs ra autotune off, window %lu KiB",
 			  READ_ONCE(*cs_ra_window(rd)) * CS_KB_PER_PAGE);
 }
 
-static void cs_ra_autotune_on(struct cs_ra_dev *rd)
+static int cs_ra_autotune_on(struct cs_ra_dev *rd)
 {
 	unsigned long user = READ_ONCE(*cs_ra_window(rd));
+	int ret;
 
 	if (rd->on)
-		return;
+		return 0;
+	/* Autotune sees the disk's readahead through the hooks. */
+	ret = cs_ra_hooks_get();
+	if (ret)
+		return ret;
 	spin_lock_irq(&rd->lock);
 	rd->user = user;
 	memset(&rd->epoch, 0, sizeof(rd->epoch));
@@ -193,6 +199,7 @@ static void cs_ra_autotune_on(struct cs_ra_dev *rd)
 	rd->on = true;
 	spin_unlock_irq(&rd->lock);
 	list_add_rcu(&rd->node, &cs_ra_tuned);
+	return 0;
 }
 
 /**
@@ -242,13 +249,14 @@ ssize_t cs_ra_knob_show(struct cs_ra_dev *rd, enum cs_ra_knob k, char *page)
  * @page: what was written
  * @count: its length
  *
- * ra_autotune takes 0 or 1, and 1 only where the readahead hooks are in
- * place.  ra_min_kb and ra_max_kb take KiB, rounded down to whole pages as
- * read_ahead_kb is, with one page <= ra_min_kb <= ra_max_kb <=
- * CS_RA_MAX_KB_LIMIT.  Anything else is refused and changes nothing.
+ * ra_autotune takes 0 or 1; 1 puts the readahead hooks in while it is on,
+ * and is refused where they cannot be.  ra_min_kb and ra_max_kb take KiB,
+ * rounded down to whole pages as read_ahead_kb is, with one page <=
+ * ra_min_kb <= ra_max_kb <= CS_RA_MAX_KB_LIMIT.  Anything else is refused
+ * and changes nothing.
  *
  * Return: @count, -EINVAL for bad input, -EOPNOTSUPP for ra_autotune=1
- * without hooks.
+ * where the readahead entry points cannot be probed.
  */
 ssize_t cs_ra_knob_store(struct cs_ra_dev *rd, enum cs_ra_knob k,
 			 const char *page, size_t count)
@@ -265,11 +273,9 @@ ssize_t cs_ra_knob_store(struct cs_ra_dev *rd, enum cs_ra_knob k,
 	case CS_RA_K_AUTOTUNE:
 		if (val > 1)
 			ret = -EINVAL;
-		else if (val && !cs_ra_hooked())
+		else if (val && cs_ra_autotune_on(rd))
 			ret = -EOPNOTSUPP;
-		else if (val)
-			cs_ra_autotune_on(rd);
-		else
+		else if (!val)
 			cs_ra_autotune_off(rd);
 		break;
 	case CS_RA_K_MIN_KB:

@@ -14,18 +14,30 @@
 #   1 MiB reads, 1 MiB apart   oversize
 # All of them in a row fill every row of the table, which is printed.
 # A write resets the tables.  The trace event is off until enabled, then
-# carries the reader, the file and the window.  Bad ra_hooks values are
-# refused by modprobe; with ra_hooks=0 nothing is probed.
+# carries the reader, the file and the window.  Counting is off by default
+# (ra_hooks=0: nothing probed, nothing counted) and switched at run time or
+# at load; bad ra_hooks values are refused and change nothing.
 # timeout: 420
 . tests/lib.sh
 
 stats=$CS_DEBUGFS/readahead/stats
 work() { python3 tests/tools/ra-work.py "$@" || cs_fail "ra-work $*"; }
 
+param=/sys/module/ctxsched/parameters/ra_hooks
+hooked() { grep -q '^hooks .*page_cache_sync_ra.*page_cache_async_ra' "$stats"; }
+
 cs_load
 [ -f "$stats" ] || cs_fail "no $stats"
-grep -q '^hooks .*page_cache_sync_ra.*page_cache_async_ra' "$stats" ||
-	cs_fail "readahead hooks missing: $(grep '^hooks' "$stats")"
+cs_assert_eq "ra_hooks default" N "$(cat $param)"
+grep -q '^hooks none' "$stats" || cs_fail "hooks in by default: $(grep '^hooks' "$stats")"
+for v in abc 2 -1; do
+	( echo "$v" > $param ) 2>/dev/null && cs_fail "ra_hooks took '$v'"
+done
+cs_assert_eq "ra_hooks after bad input" N "$(cat $param)"
+echo 1 > $param || cs_fail "cannot set ra_hooks=1"
+hooked || cs_fail "readahead hooks missing: $(grep '^hooks' "$stats")"
+( echo abc > $param ) 2>/dev/null && cs_fail "ra_hooks took 'abc'"
+cs_assert_eq "ra_hooks after bad input" Y "$(cat $param)"
 
 # File size, MiB: the debug kernel (quick mode) is slow to write them.
 mb=$(cs_size 32 16)
@@ -165,17 +177,24 @@ grep -q "readahead: dev $dev ino $ino .* comm dd .* async 1 actual [0-9]* patter
 	cs_fail "no async readahead event of dd"
 echo > $tr/trace
 
+# Counting off: the hooks go, reads are not counted.
+echo 0 > $param || cs_fail "cannot set ra_hooks=0"
+grep -q '^hooks none' "$stats" || cs_fail "hooks left in: $(grep '^hooks' "$stats")"
+phase off
+work seq $mnt/a
+grep -q '^\[rab' "$stats" && cs_fail "reads counted with ra_hooks=0"
+
 umount $mnt
 cs_check_idle /dev/rab
 cs_sched_set /dev/rab none
 cs_nullb_remove rab
 
-# Module parameter: bad values refused, ra_hooks=0 probes nothing.
+# At load: bad values refused, ra_hooks=1 probes from the start.
 rmmod ctxsched || cs_fail "rmmod"
 for v in abc 2x; do
 	modprobe ctxsched ra_hooks=$v 2>/dev/null && cs_fail "ra_hooks=$v accepted"
 done
-modprobe ctxsched ra_hooks=0 || cs_fail "modprobe ra_hooks=0"
-[ -e "$stats" ] && cs_fail "stats present with ra_hooks=0"
-rmmod ctxsched || cs_fail "rmmod after ra_hooks=0"
+modprobe ctxsched ra_hooks=1 || cs_fail "modprobe ra_hooks=1"
+hooked || cs_fail "no hooks after modprobe ra_hooks=1"
+rmmod ctxsched || cs_fail "rmmod after ra_hooks=1"
 echo ok

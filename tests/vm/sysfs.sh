@@ -10,7 +10,8 @@ dev=/dev/sysb
 cs_sched_set "$dev" ctxsched
 d=/sys/block/sysb/queue/iosched
 
-# name default min max (CFQ's names, units and defaults)
+# name default min max (CFQ's names, units and defaults; ra_min_kb's
+# maximum and ra_max_kb's minimum are each other's defaults)
 knobs="quantum 8 1 4096
 fifo_expire_sync 125 1 60000
 fifo_expire_async 250 1 60000
@@ -28,7 +29,10 @@ group_idle_us 8000 0 1000000
 low_latency 1 0 1
 target_latency 300 1 60000
 target_latency_us 300000 1 60000000
-max_request_kb 0 0 1048576"
+max_request_kb 0 0 1048576
+ra_autotune 0 0 1
+ra_min_kb 128 4 4096
+ra_max_kb 4096 128 65536"
 
 export KNOBS=$knobs
 # group_by takes words; tests/vm/group-by.sh checks it.
