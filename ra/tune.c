@@ -279,13 +279,14 @@ ssize_t cs_ra_knob_store(struct cs_ra_dev *rd, enum cs_ra_knob k,
 			cs_ra_autotune_off(rd);
 		break;
 	case CS_RA_K_MIN_KB:
-		if (!pages || pages > rd->max)
+		/* Limits compare in KiB, as written, before rounding. */
+		if (!pages || val > rd->max * CS_KB_PER_PAGE)
 			ret = -EINVAL;
 		else
 			WRITE_ONCE(rd->min, pages);
 		break;
 	case CS_RA_K_MAX_KB:
-		if (val > CS_RA_MAX_KB_LIMIT || pages < rd->min)
+		if (val > CS_RA_MAX_KB_LIMIT || val < rd->min * CS_KB_PER_PAGE)
 			ret = -EINVAL;
 		else
 			WRITE_ONCE(rd->max, pages);
