@@ -27,13 +27,17 @@ fio --name=b --filename=/dev/trc --rw=read --bs=4k --direct=1 \
 	> /dev/null &
 b=$!
 # fio takes seconds to start under TCG (15 s and more on the debug kernel).
+# Check the same snapshot that is printed: between two slices (and while
+# idling) no queue is active, so a second read can miss it.
 for _ in $(seq 60); do
-	grep -q active /sys/kernel/debug/ctxsched/trc/queues && break
+	q=$(cat /sys/kernel/debug/ctxsched/trc/queues)
+	case "$q" in *active*) break ;; esac
 	sleep 0.5
 done
-grep -q active /sys/kernel/debug/ctxsched/trc/queues ||
-	cs_fail "debugfs shows no active queue: $(cat /sys/kernel/debug/ctxsched/trc/queues)"
-cat /sys/kernel/debug/ctxsched/trc/queues
+case "$q" in
+*active*) echo "$q" ;;
+*) cs_fail "debugfs shows no active queue: $q" ;;
+esac
 ionice -c1 fio --name=rt --filename=/dev/trc --rw=read --bs=4k --direct=1 \
 	--ioengine=psync --offset=256m --size=16m --runtime=2 --time_based \
 	> /dev/null || cs_fail "rt reader"
