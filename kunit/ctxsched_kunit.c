@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for ctxsched's scheduling policy: slice lengths by class and
- * level, slice expiry, think time and seekiness, idle decisions, preemption,
- * FIFO expiry, async depth limits and head-movement choices.  The policy is
- * pure, so the tests pass times in directly: no clock, no device.
+ * KUnit tests for ctxsched: the pure policy (slice lengths by class and
+ * level, slice expiry, think time and seekiness, idle decisions,
+ * preemption, FIFO expiry, async depth limits, head-movement choices,
+ * cooperators), the scheduling core's decisions driven through its own
+ * interface with a fake clock, timer and device (core_cases.c), the device
+ * model (model_cases.c) and the readahead policy (ra_cases.c).
  *
- * The policy sources are compiled into this module, so it does not depend
- * on ctxsched.ko being loaded.
+ * The core and policy sources are compiled into this module with the
+ * environment of env-kunit.h, so it does not depend on ctxsched.ko being
+ * loaded.  tools/sim builds the same cases on the host.
  */
 #include <kunit/test.h>
 #include <linux/module.h>
 
+#define CS_ENV_HEADER "../kunit/env-kunit.h"
+#include "../sched/core.c"
+#include "../sched/members.c"
+#include "../sched/model.c"
+#include "../sched/tunables.c"
 #include "../sched/coop.c"
 #include "../sched/policy.c"
 #include "../sched/seek.c"
@@ -181,7 +189,7 @@ static struct cs_idle_input cs_seq_reader(void)
 {
 	struct cs_idle_input in = {
 		.sync = true,
-		.rotational = true,
+		.idle_pays = true,
 		.ctx_alive = true,
 		.seeky = false,
 		.ttime_valid = true,
@@ -217,7 +225,7 @@ static void cs_test_idle_never(struct kunit *test)
 	in.last_sync_in_class = true;
 	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
 	in = cs_seq_reader();
-	in.rotational = false;
+	in.idle_pays = false;
 	in.last_sync_in_class = true;
 	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
 	in = cs_seq_reader();
@@ -304,7 +312,32 @@ static void cs_test_idle_disabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_GROUP);
 }
 
+/*
+ * Where distance costs nothing (PARALLEL mode) a queue idles only to keep
+ * its share from a lower-weight queue on a disk that serves one request at
+ * a time, and then even when it seeks.
+ */
+static void cs_test_idle_keep_share(struct kunit *test)
+{
+	struct cs_idle_input in = cs_seq_reader();
+
+	in.idle_pays = false;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	in.keep_share = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_QUEUE);
+	in.seeky = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_QUEUE);
+	/* Never group idling there, and not for a slow thinker. */
+	in.ttime_mean = 20 * MS;
+	in.last_sync_in_class = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	in.ttime_mean = 1 * MS;
+	in.ctx_alive = false;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+}
+
 static struct kunit_case cs_idle_cases[] = {
+	KUNIT_CASE(cs_test_idle_keep_share),
 	KUNIT_CASE(cs_test_ttime_first_samples),
 	KUNIT_CASE(cs_test_ttime_cap),
 	KUNIT_CASE(cs_test_ttime_decay),
@@ -480,6 +513,8 @@ static struct cs_coop_input cs_stream_pair(u64 distance)
 	struct cs_coop_input in = {
 		.active_sync = true, .new_sync = true,
 		.active_class = CS_CLASS_BE, .new_class = CS_CLASS_BE,
+		.active_level = 4, .new_level = 4,
+		.new_history = CS_COOP_HISTORY,
 		.distance = distance,
 	};
 
@@ -517,6 +552,17 @@ static void cs_test_coop_no_merge(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
 	in = cs_stream_pair(0);
 	in.new_seeky = true;
+	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
+	/* Item 10: no riding on another level's share ... */
+	in = cs_stream_pair(0);
+	in.new_level = 7;
+	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
+	in = cs_stream_pair(0);
+	in.active_level = 0;
+	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
+	/* ... and a context's first request near a stream is chance. */
+	in = cs_stream_pair(0);
+	in.new_history = 1;
 	KUNIT_EXPECT_FALSE(test, cs_should_merge(&in));
 }
 
@@ -599,12 +645,17 @@ static struct kunit_suite cs_coop_suite = {
 	.test_cases = cs_coop_cases,
 };
 
+/* The core's suites: cs_core_suite, cs_fixes_suite. */
+#include "core_cases.c"
+/* The device model's suite, cs_model_suite. */
+#include "model_cases.c"
 /* The readahead policy's suite, cs_ra_suite. */
 #include "ra_cases.c"
 
 kunit_test_suites(&cs_slice_suite, &cs_idle_suite, &cs_order_suite,
 		  &cs_depth_suite, &cs_seek_suite, &cs_coop_suite,
+		  &cs_core_suite, &cs_fixes_suite, &cs_model_suite,
 		  &cs_ra_suite);
 
-MODULE_DESCRIPTION("KUnit tests for the ctxsched scheduling policy");
+MODULE_DESCRIPTION("KUnit tests for the ctxsched scheduling core and policy");
 MODULE_LICENSE("GPL");

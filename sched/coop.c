@@ -30,10 +30,12 @@ bool cs_coop_close(sector_t ref, sector_t pos)
  * cs_should_merge() - whether a queue joins the active queue
  * @in: the two queues and the distance between their requests
  *
- * Only sync queues of the same class merge, and only when neither is
- * seeky: async queues are shared already, a seeky queue has no stream to
- * continue, and merging across classes would let one class use another's
- * service.
+ * Only sync queues of the same class and level merge, only when neither is
+ * seeky, and only once the joining queue has a history (CS_COOP_HISTORY
+ * requests): async queues are shared already, a seeky queue has no stream
+ * to continue, merging across priorities would let one context ride on
+ * another's share, and a context's first request landing near a stream is
+ * no sign that it reads that stream.
  *
  * Return: true to merge.
  */
@@ -41,9 +43,12 @@ bool cs_should_merge(const struct cs_coop_input *in)
 {
 	if (!in->active_sync || !in->new_sync)
 		return false;
-	if (in->active_class != in->new_class)
+	if (in->active_class != in->new_class ||
+	    in->active_level != in->new_level)
 		return false;
 	if (in->active_seeky || in->new_seeky)
+		return false;
+	if (in->new_history < CS_COOP_HISTORY)
 		return false;
 	return in->distance <= CS_COOP_CLOSE;
 }

@@ -20,6 +20,12 @@
  */
 #define CS_COOP_CLOSE	CS_SEEK_FAR_ROT
 
+/*
+ * Requests a queue must have seen before it may join another: one request
+ * near a stream is chance, a second one after it is a stream.
+ */
+#define CS_COOP_HISTORY	2
+
 /**
  * struct cs_coop_input - a queue that just got a request, and the active
  *	queue it might join
@@ -27,6 +33,9 @@
  * @new_sync: the other queue is sync
  * @active_class: class of the active queue
  * @new_class: class of the other queue
+ * @active_level: level of the active queue
+ * @new_level: level of the other queue
+ * @new_history: requests the other queue has seen (its seek history)
  * @active_seeky: the active queue's recent requests were mostly seeks
  * @new_seeky: the other queue's recent requests were mostly seeks
  * @distance: sectors from where the active queue's last request ended (the
@@ -37,6 +46,9 @@ struct cs_coop_input {
 	bool new_sync;
 	enum cs_prio_class active_class;
 	enum cs_prio_class new_class;
+	unsigned int active_level;
+	unsigned int new_level;
+	unsigned int new_history;
 	bool active_seeky;
 	bool new_seeky;
 	u64 distance;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/kernel/debug/ctxsched/<disk>/: counters and the busy queues of each
- * disk that runs ctxsched.  debugfs failures are not fatal: the scheduler
- * works without these files.
+ * /sys/kernel/debug/ctxsched/<disk>/: counters, the busy queues and the
+ * device model of each disk that runs ctxsched.  debugfs failures are not
+ * fatal: the scheduler works without these files.
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
@@ -15,12 +15,14 @@ static struct dentry *cs_debugfs_root;
 static int cs_stats_show(struct seq_file *m, void *unused)
 {
 	struct cs_data *cd = m->private;
-	struct cs_stats *st = &cd->stats;
+	struct cs_core *core = &cd->core;
+	struct cs_stats *st = &core->stats;
 
 	spin_lock_irq(&cd->lock);
-	seq_printf(m, "queued %u\n", cd->nr_queued);
-	seq_printf(m, "in_driver %u\n", cd->in_driver[0] + cd->in_driver[1]);
-	seq_printf(m, "in_driver_sync %u\n", cd->in_driver[1]);
+	seq_printf(m, "queued %u\n", core->nr_queued);
+	seq_printf(m, "in_driver %u\n", core->in_driver[0] + core->in_driver[1]);
+	seq_printf(m, "in_driver_sync %u\n", core->in_driver[1]);
+	seq_printf(m, "present_sync %u\n", core->nr_present_sync);
 	seq_printf(m, "inserted %llu\n", st->inserted);
 	seq_printf(m, "head_inserted %llu\n", st->head_inserted);
 	seq_printf(m, "bio_merged %llu\n", st->bio_merged);
@@ -39,13 +41,15 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "coop_split %llu\n", st->coop_split);
 	seq_printf(m, "idle_credit %llu\n", st->idle_credit);
 	seq_printf(m, "cap_refused %llu\n", st->cap_refused);
-	seq_printf(m, "async_depth %u\n", cd->async_depth);
+	seq_printf(m, "kicks %llu\n", st->kicks);
+	seq_printf(m, "repaired %llu\n", st->repaired);
+	seq_printf(m, "async_depth %u\n", READ_ONCE(cd->async_depth));
 	spin_unlock_irq(&cd->lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cs_stats);
 
-static void cs_show_queue(struct seq_file *m, struct cs_data *cd,
+static void cs_show_queue(struct seq_file *m, struct cs_core *core,
 			  struct cs_queue *cq, u64 now)
 {
 	u64 left = cq->slice_end > now ? cq->slice_end - now : 0;
@@ -57,7 +61,7 @@ static void cs_show_queue(struct seq_file *m, struct cs_data *cd,
 		   cs_ttime_valid(&cq->ttime) ?
 			(s64)div_u64(cq->ttime.mean, NSEC_PER_USEC) : -1LL,
 		   cs_seeky(&cq->seek) ? "yes" : "no", cq->nr_members,
-		   cd->active == cq ? "active" : "",
+		   core->active == cq ? "active" : "",
 		   cq->flags & CSQ_MERGED ? " merged" : "",
 		   cq->flags & CSQ_SPLIT ? " splitting" : "",
 		   cq->flags & CSQ_KEYED ? " process" : "");
@@ -67,22 +71,71 @@ static int cs_queues_show(struct seq_file *m, void *unused)
 {
 	static const char * const idling[] = { "no", "slice", "group" };
 	struct cs_data *cd = m->private;
+	struct cs_core *core = &cd->core;
 	enum cs_prio_class pclass;
 	struct cs_queue *cq;
-	u64 now = ktime_get_ns();
+	u64 now = cs_now();
 
 	spin_lock_irq(&cd->lock);
-	seq_printf(m, "idling: %s\n", idling[cd->idling]);
+	seq_printf(m, "idling: %s\n", idling[core->idling]);
 	seq_puts(m, "    pid t prio queued driver slice_us ttime_us seeky members state\n");
-	if (cd->active)
-		cs_show_queue(m, cd, cd->active, now);
+	if (core->active)
+		cs_show_queue(m, core, core->active, now);
 	for (pclass = CS_CLASS_RT; pclass < CS_NR_CLASSES; pclass++)
-		list_for_each_entry(cq, &cd->rr[pclass], rr)
-			cs_show_queue(m, cd, cq, now);
+		list_for_each_entry(cq, &core->rr[pclass], rr)
+			cs_show_queue(m, core, cq, now);
 	spin_unlock_irq(&cd->lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cs_queues);
+
+/* The device model: its mode and the figures it rests on. */
+static int cs_model_show(struct seq_file *m, void *unused)
+{
+	static const char * const forced[] = { "auto", "serial", "parallel" };
+	struct cs_data *cd = m->private;
+	const struct cs_model *md = &cd->core.model;
+	const struct cs_model_learned *l = &md->l;
+	u64 now = cs_now();
+	unsigned int i;
+
+	spin_lock_irq(&cd->lock);
+	seq_printf(m, "mode %s\n", cs_model_mode(md) == CS_MODE_SERIAL ?
+		   "serial" : "parallel");
+	seq_printf(m, "why %s\n", cs_model_why_name(cs_model_why(md)));
+	seq_printf(m, "device_mode %s\n", forced[md->force]);
+	seq_printf(m, "rotational %d\n", md->rotational);
+	seq_printf(m, "seek_known %d\n", l->seek_known);
+	seq_printf(m, "seek_cost %d\n", l->seek_cost);
+	seq_printf(m, "seek_us %llu\n",
+		   div_u64(cs_model_seek_ns(md), NSEC_PER_USEC));
+	seq_printf(m, "near_excess_us %llu\n",
+		   div_u64(l->near_excess, NSEC_PER_USEC));
+	seq_printf(m, "far_excess_us %llu\n",
+		   div_u64(l->far_excess, NSEC_PER_USEC));
+	seq_printf(m, "near_samples %u\n", l->near_n);
+	seq_printf(m, "far_samples %u\n", l->far_n);
+	seq_printf(m, "best_ps_per_byte %llu\n", l->best_ps);
+	seq_printf(m, "gain_known %d\n", l->gain_known);
+	seq_printf(m, "gain_per_1024 %u\n", l->gain);
+	seq_printf(m, "parallel %d\n", cs_model_parallel(md));
+	seq_printf(m, "ab %s\n", md->ab == CS_AB_RUN ? "measuring" : "holding");
+	seq_printf(m, "ab_ratio_per_1024 %u\n", l->ab_ratio);
+	seq_puts(m, "ab_pairs");
+	for (i = 0; i < md->ab_pairs && i < CS_AB_MAX_PAIRS; i++)
+		seq_printf(m, " %u", md->ab_ratios[i]);
+	seq_puts(m, "\n");
+	seq_printf(m, "hold_ms %llu\n", div_u64(l->hold, NSEC_PER_MSEC));
+	seq_printf(m, "contended_ms %llu\n",
+		   div_u64(md->cont_total, NSEC_PER_MSEC));
+	seq_printf(m, "changes %u\n", md->changes);
+	seq_printf(m, "changed_ms_ago %llu\n",
+		   div_u64(now > md->changed_at ? now - md->changed_at : 0,
+			   NSEC_PER_MSEC));
+	spin_unlock_irq(&cd->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cs_model);
 
 /**
  * cs_debugfs_add_queue() - create the debugfs directory of a queue
@@ -103,6 +156,8 @@ void cs_debugfs_add_queue(struct cs_data *cd)
 			    &cs_stats_fops);
 	debugfs_create_file("queues", 0400, cd->debugfs_dir, cd,
 			    &cs_queues_fops);
+	debugfs_create_file("model", 0400, cd->debugfs_dir, cd,
+			    &cs_model_fops);
 }
 
 /**

@@ -3,14 +3,14 @@
  * ctxsched: a blk-mq I/O scheduler with CFQ-style per-context time slices.
  *
  * This file is the glue between the blk-mq elevator interface and the
- * scheduler: request bookkeeping, merging, insertion and dispatch.  Queue
- * management and the dispatch loop are in queue.c, the decisions in
- * policy.c.
+ * scheduling core (core.c): it takes cs_data.lock, reads the clock, does
+ * what only blk-mq can (bio and insert merges, running the hardware queue)
+ * and hands each request to the core.
  *
- * Every request the core hands to ctxsched is in exactly one state (rq.h):
- * unknown, queued in a context's queue, on the at-head dispatch list, or
- * owned by the driver.  The counts of the last three must be zero when a
- * queue switches away, which is how lost or duplicated requests show up.
+ * Every request the core gets is in exactly one place (rq.h): unknown,
+ * queued in a context's queue, on the at-head dispatch list, or owned by
+ * the driver.  The counts of the last three must be zero when a queue
+ * switches away, which is how lost or duplicated requests show up.
  */
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
@@ -24,67 +24,38 @@
 #include "ctxsched.h"
 #include "rq.h"
 
-static inline struct cs_data *cs_of(struct request_queue *q)
+/* Run the hardware queue from outside the lock: work waits and may go. */
+static void cs_kick(struct cs_data *cd)
 {
-	return q->elevator->elevator_data;
+	blk_mq_run_hw_queues(cd->q, true);
 }
 
-static void cs_insert_one(struct cs_data *cd, struct request *rq,
-			  bool at_head, u64 now, struct list_head *free)
+static struct cs_ctx *cs_rq_ctx(struct request *rq)
 {
-	struct request_queue *q = cd->q;
-	unsigned long state = cs_rq_state(rq);
-	struct cs_queue *cq = cs_rq_queue(rq);
-
-	lockdep_assert_held(&cd->lock);
-
-	if (WARN_ON_ONCE(state & (CS_RQ_QUEUED | CS_RQ_HEAD)))
-		return;
-	if (WARN_ON_ONCE(state & CS_RQ_DRIVER)) {
-		/* Requeued without ->requeue_request(): keep counts right. */
-		cd->in_driver[cs_rq_sync(rq)]--;
-		if (cq)
-			cq->dispatched--;
-	}
-
-	if (at_head) {
-		/* Requeues and flush sequences go first, unscheduled. */
-		list_add(&rq->queuelist, &cd->dispatch);
-		cs_rq_set(rq, CS_RQ_HEAD, rq_is_sync(rq));
-		rq->fifo_time = now;
-		cd->nr_queued++;
-		cd->stats.head_inserted++;
-		return;
-	}
-
-	/* Insert merges cannot be checked against the size cap: skip them. */
-	if (!cs_tun(cd, CS_T_MAX_REQUEST_KB) &&
-	    blk_mq_sched_try_insert_merge(q, rq, free)) {
-		cd->stats.rq_merged++;
-		return;
-	}
-	trace_block_rq_insert(rq);
-	if (!cq) {
-		cq = cs_queue_for_rq(cd, rq);
-		rq->elv.priv[0] = cq;
-	}
-	cd->stats.inserted++;
-	cs_add_request(cd, cq, rq, now);
+	return rq->elv.icq ? &icq_to_cic(rq->elv.icq)->ctx : NULL;
 }
 
 static void cs_insert_requests(struct blk_mq_hw_ctx *hctx,
 			       struct list_head *list, CS_INSERT_FLAGS flags)
 {
-	struct cs_data *cd = cs_of(hctx->queue);
+	struct request_queue *q = hctx->queue;
 	bool at_head = cs_insert_at_head(flags);
-	u64 now = ktime_get_ns();
+	struct cs_data *cd = cs_of(q);
 	struct request *rq, *next;
+	u64 now = cs_now();
 	LIST_HEAD(free);
 
 	spin_lock_irq(&cd->lock);
 	list_for_each_entry_safe(rq, next, list, queuelist) {
 		list_del_init(&rq->queuelist);
-		cs_insert_one(cd, rq, at_head, now, &free);
+		if (!at_head && cs_core_may_insert_merge(&cd->core, rq) &&
+		    blk_mq_sched_try_insert_merge(q, rq, &free)) {
+			cd->core.stats.rq_merged++;
+			continue;
+		}
+		if (!at_head)
+			trace_block_rq_insert(rq);
+		cs_core_insert(&cd->core, rq, cs_rq_ctx(rq), at_head, now);
 	}
 	spin_unlock_irq(&cd->lock);
 
@@ -97,85 +68,54 @@ static void cs_insert_requests(struct blk_mq_hw_ctx *hctx,
 static struct request *cs_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct cs_data *cd = cs_of(hctx->queue);
-	struct cs_queue *cq;
 	struct request *rq;
-	bool sync;
 
 	spin_lock_irq(&cd->lock);
-	rq = list_first_entry_or_null(&cd->dispatch, struct request,
-				      queuelist);
-	if (rq) {
-		list_del_init(&rq->queuelist);
-		cd->nr_queued--;
-		cq = cs_rq_queue(rq);
-		if (cq)
-			cq->dispatched++;
-	} else {
-		rq = cs_dispatch_from_queues(cd, ktime_get_ns());
-	}
-	if (rq) {
-		sync = rq_is_sync(rq);
-		cs_rq_set(rq, CS_RQ_DRIVER, sync);
-		cd->in_driver[sync]++;
-		cd->head = blk_rq_pos(rq) + blk_rq_sectors(rq);
-		cd->stats.dispatched++;
-		/* Nothing may merge into a request the driver owns. */
+	rq = cs_core_dispatch(&cd->core, cs_now());
+	/* Nothing may merge into a request the driver owns. */
+	if (rq)
 		rq->rq_flags |= RQF_STARTED;
-	}
 	spin_unlock_irq(&cd->lock);
 	return rq;
 }
 
 static bool cs_has_work(struct blk_mq_hw_ctx *hctx)
 {
-	return READ_ONCE(cs_of(hctx->queue)->nr_queued) != 0;
+	return cs_core_has_work(&cs_of(hctx->queue)->core);
 }
 
 static void cs_prepare_request(struct request *rq)
 {
-	struct io_cq *icq;
-
 	/* Takes a reference on the submitter's io_context, if any. */
-	icq = ioc_find_get_icq(rq->q);
-	rq->elv.icq = icq;
+	rq->elv.icq = ioc_find_get_icq(rq->q);
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = NULL;
-	/* The context belongs to the task that submits through it. */
-	if (icq && !icq_to_cic(icq)->tgid)
-		icq_to_cic(icq)->tgid = current->tgid;
+}
+
+/* A new context on this queue, created by the task that submits through it. */
+static void cs_init_icq(struct io_cq *icq)
+{
+	struct cs_ctx *ctx = &icq_to_cic(icq)->ctx;
+
+	INIT_LIST_HEAD(&ctx->member);
+	ctx->tgid = current->tgid;
+	ctx->id = (unsigned long)icq->ioc;
 }
 
 /* The driver is done with @rq, or @rq never got to a ctxsched list. */
 static void cs_finish_request(struct request *rq)
 {
-	struct cs_queue *cq = cs_rq_queue(rq);
-	unsigned long state = cs_rq_state(rq);
 	struct cs_data *cd;
 	unsigned long flags;
-	bool sync;
+	bool kick;
 
-	if (cq || (state & CS_RQ_WHERE)) {
+	if (cs_rq_queue(rq) || (cs_rq_state(rq) & CS_RQ_WHERE)) {
 		cd = cs_of(rq->q);
-		sync = cs_rq_sync(rq);
 		spin_lock_irqsave(&cd->lock, flags);
-		if (WARN_ON_ONCE(state & (CS_RQ_QUEUED | CS_RQ_HEAD))) {
-			if (state & CS_RQ_QUEUED) {
-				cs_remove_request(cd, cq, rq);
-			} else {
-				list_del_init(&rq->queuelist);
-				cd->nr_queued--;
-			}
-		}
-		if (state & CS_RQ_DRIVER) {
-			cd->in_driver[sync]--;
-			cd->stats.completed++;
-			if (cq)
-				cs_request_done(cd, cq, rq, sync,
-						ktime_get_ns());
-		}
-		if (cq)
-			cs_put_queue(cq);
+		kick = cs_core_finish(&cd->core, rq, cs_now());
 		spin_unlock_irqrestore(&cd->lock, flags);
+		if (kick)
+			cs_kick(cd);
 	}
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = NULL;
@@ -188,48 +128,49 @@ static void cs_finish_request(struct request *rq)
 /* @rq goes back from the driver and will be inserted again. */
 static void cs_requeue_request(struct request *rq)
 {
-	struct cs_queue *cq = cs_rq_queue(rq);
-	unsigned long state = cs_rq_state(rq);
 	struct cs_data *cd = cs_of(rq->q);
 	unsigned long flags;
 
-	if (!(state & CS_RQ_DRIVER))
+	if (!(cs_rq_state(rq) & CS_RQ_DRIVER))
 		return;
 	spin_lock_irqsave(&cd->lock, flags);
-	cd->in_driver[cs_rq_sync(rq)]--;
-	cd->stats.requeued++;
-	if (cq)
-		cq->dispatched--;
-	cs_rq_set(rq, 0, false);
+	cs_core_requeue(&cd->core, rq);
 	spin_unlock_irqrestore(&cd->lock, flags);
 }
 
 /* The submitting task's part of this queue, looked up without creating it. */
-static struct cs_icq *cs_current_cic(struct request_queue *q)
+static struct cs_ctx *cs_current_ctx(struct request_queue *q)
 {
 	struct io_cq *icq;
 	unsigned long flags;
 
 	if (!current->io_context)
 		return NULL;
-	/* Some kernels require queue_lock here; it is harmless on others. */
+	/* ioc_lookup_icq() wants queue_lock (6.1 to 7.3). */
 	spin_lock_irqsave(&q->queue_lock, flags);
 	icq = ioc_lookup_icq(q);
 	spin_unlock_irqrestore(&q->queue_lock, flags);
-	return icq ? icq_to_cic(icq) : NULL;
+	return icq ? &icq_to_cic(icq)->ctx : NULL;
 }
 
 static bool cs_bio_merge(struct request_queue *q, struct bio *bio,
 			 unsigned int nr_segs)
 {
-	struct cs_icq *cic = cs_current_cic(q);
 	struct cs_data *cd = cs_of(q);
 	struct request *free = NULL;
+	struct cs_ctx *ctx = NULL;
 	bool merged;
 
+	/* Nothing queued, nothing to merge with: no lock, no lookup. */
+	if (!cs_core_has_work(&cd->core))
+		return false;
+	if (op_is_sync(bio->bi_opf))
+		ctx = cs_current_ctx(q);
+
 	spin_lock_irq(&cd->lock);
-	cd->bio_q = cs_queue_for_bio(cd, cic, bio);
-	merged = blk_mq_sched_try_merge(q, bio, nr_segs, &free);
+	cd->bio_q = cs_core_bio_queue(&cd->core, ctx, op_is_sync(bio->bi_opf),
+				      bio->bi_ioprio);
+	merged = cd->bio_q && blk_mq_sched_try_merge(q, bio, nr_segs, &free);
 	cd->bio_q = NULL;
 	spin_unlock_irq(&cd->lock);
 
@@ -254,44 +195,46 @@ static bool cs_allow_merge(struct request_queue *q, struct request *rq,
 	/* A sync bio must not wait in an async request. */
 	if (op_is_sync(bio->bi_opf) && !rq_is_sync(rq))
 		return false;
-	if (!cs_cap_allows(cs_tun(cd, CS_T_MAX_REQUEST_KB), blk_rq_bytes(rq),
-			   bio->bi_iter.bi_size)) {
-		cd->stats.cap_refused++;
+	if (!cs_cap_allows(cs_tun(&cd->core, CS_T_MAX_REQUEST_KB),
+			   blk_rq_bytes(rq), bio->bi_iter.bi_size)) {
+		cd->core.stats.cap_refused++;
 		return false;
 	}
 	return true;
 }
 
 /*
- * The neighbours the core tries to merge a grown request with; none when
- * the result would exceed max_request_kb.
+ * The neighbours the core tries to merge a grown request with: none in
+ * another queue, and none when the result would exceed max_request_kb.
  */
+static struct request *cs_neighbour_ok(struct cs_data *cd,
+				       struct request *rq,
+				       struct request *other,
+				       bool other_first)
+{
+	if (!other || cs_rq_queue(other) != cs_rq_queue(rq))
+		return NULL;
+	if (!cs_cap_allows(cs_tun(&cd->core, CS_T_MAX_REQUEST_KB),
+			   blk_rq_bytes(other_first ? other : rq),
+			   blk_rq_bytes(other_first ? rq : other))) {
+		cd->core.stats.cap_refused++;
+		return NULL;
+	}
+	return other;
+}
+
 static struct request *cs_former_request(struct request_queue *q,
 					 struct request *rq)
 {
-	struct request *prev = elv_rb_former_request(q, rq);
-	struct cs_data *cd = cs_of(q);
-
-	if (prev && !cs_cap_allows(cs_tun(cd, CS_T_MAX_REQUEST_KB),
-				   blk_rq_bytes(prev), blk_rq_bytes(rq))) {
-		cd->stats.cap_refused++;
-		return NULL;
-	}
-	return prev;
+	return cs_neighbour_ok(cs_of(q), rq, elv_rb_former_request(q, rq),
+			       true);
 }
 
 static struct request *cs_next_request(struct request_queue *q,
 				       struct request *rq)
 {
-	struct request *next = elv_rb_latter_request(q, rq);
-	struct cs_data *cd = cs_of(q);
-
-	if (next && !cs_cap_allows(cs_tun(cd, CS_T_MAX_REQUEST_KB),
-				   blk_rq_bytes(rq), blk_rq_bytes(next))) {
-		cd->stats.cap_refused++;
-		return NULL;
-	}
-	return next;
+	return cs_neighbour_ok(cs_of(q), rq, elv_rb_latter_request(q, rq),
+			       false);
 }
 
 static int cs_request_merge(struct request_queue *q, struct request **rq,
@@ -316,35 +259,14 @@ static int cs_request_merge(struct request_queue *q, struct request **rq,
 static void cs_request_merged(struct request_queue *q, struct request *rq,
 			      enum elv_merge type)
 {
-	struct cs_data *cd = cs_of(q);
-
-	lockdep_assert_held(&cd->lock);
-
-	cd->stats.bio_merged++;
-	/* A front merge moved the start sector: re-sort. */
-	if (type == ELEVATOR_FRONT_MERGE && (cs_rq_state(rq) & CS_RQ_QUEUED))
-		cs_reposition_request(cs_rq_queue(rq), rq);
+	cs_core_bio_merged(&cs_of(q)->core, rq, type == ELEVATOR_FRONT_MERGE);
 }
 
 /* @next was merged into @rq and will be freed by the core. */
 static void cs_requests_merged(struct request_queue *q, struct request *rq,
 			       struct request *next)
 {
-	struct cs_data *cd = cs_of(q);
-	struct cs_queue *cq = cs_rq_queue(next);
-
-	lockdep_assert_held(&cd->lock);
-
-	if (!(cs_rq_state(next) & CS_RQ_QUEUED))
-		return;
-	/* @rq inherits the earlier deadline and its place in the FIFO. */
-	if (cs_rq_queue(rq) == cq && (cs_rq_state(rq) & CS_RQ_QUEUED) &&
-	    next->fifo_time < rq->fifo_time) {
-		list_move(&rq->queuelist, &next->queuelist);
-		rq->fifo_time = next->fifo_time;
-	}
-	cs_remove_request(cd, cq, next);
-	cd->stats.rq_merged++;
+	cs_core_requests_merged(&cs_of(q)->core, rq, next);
 }
 
 /* Async requests may not take the tags reserved for sync ones. */
@@ -352,22 +274,37 @@ static void cs_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	if (op_is_sync(opf))
 		return;
-	data->shallow_depth = cs_compat_async_depth(data->q,
-						    cs_of(data->q)->async_depth);
+	data->shallow_depth =
+		cs_compat_async_depth(data->q,
+				      READ_ONCE(cs_of(data->q)->async_depth));
 }
 
 static void cs_exit_icq(struct io_cq *icq)
 {
-	struct cs_icq *cic = icq_to_cic(icq);
-	struct cs_data *cd;
+	/* The context's queue may change under cd->lock: read it there. */
+	struct cs_data *cd = cs_of(icq->q);
 	unsigned long flags;
+	bool kick;
 
-	if (!cic->sync_q)
-		return;
-	cd = cic->sync_q->cd;
 	spin_lock_irqsave(&cd->lock, flags);
-	cs_exit_cic(cd, cic);
+	kick = cs_core_ctx_exit(&cd->core, &icq_to_cic(icq)->ctx);
 	spin_unlock_irqrestore(&cd->lock, flags);
+	if (kick)
+		cs_kick(cd);
+}
+
+static enum hrtimer_restart cs_idle_timer_fn(struct hrtimer *timer)
+{
+	struct cs_data *cd = container_of(timer, struct cs_data, idle_timer);
+	unsigned long flags;
+	bool kick;
+
+	spin_lock_irqsave(&cd->lock, flags);
+	kick = cs_core_idle_timer(&cd->core, cs_now());
+	spin_unlock_irqrestore(&cd->lock, flags);
+	if (kick)
+		cs_kick(cd);
+	return HRTIMER_NORESTART;
 }
 
 /**
@@ -381,6 +318,8 @@ static void cs_exit_icq(struct io_cq *icq)
  */
 int cs_setup(struct request_queue *q, struct elevator_queue *eq)
 {
+	struct cs_model_memory mem = { .valid = false };
+	u64 tun[CS_NR_TUNABLES];
 	struct cs_data *cd;
 
 	cd = kzalloc_node(sizeof(*cd), GFP_KERNEL, q->node);
@@ -394,14 +333,17 @@ int cs_setup(struct request_queue *q, struct elevator_queue *eq)
 	}
 	cd->q = q;
 	spin_lock_init(&cd->lock);
-	INIT_LIST_HEAD(&cd->dispatch);
-	cs_tunables_init(cd);
-	cs_queue_init_data(cd);
+	cs_hrtimer_setup(&cd->idle_timer, cs_idle_timer_fn);
+	cs_tunables_defaults(tun);
+	if (q->disk)
+		cs_devmem_load(disk_devt(q->disk), &mem);
+	cs_core_init(&cd->core, tun, cs_queue_rotational(q), &mem, cs_now());
 	eq->elevator_data = cd;
 	cs_set_single_dispatch(q);
 	cs_update_depth(cd, true);
 	cs_debugfs_add_queue(cd);
-	cs_log(cd, "init");
+	cs_log(&cd->core, "init%s", mem.valid ? " (device model remembered)" :
+						 "");
 	return 0;
 }
 
@@ -419,14 +361,22 @@ void cs_depth_changed(struct request_queue *q)
 static void cs_exit_sched(struct elevator_queue *eq)
 {
 	struct cs_data *cd = eq->elevator_data;
+	struct cs_core *core = &cd->core;
+	struct cs_model_learned learned;
 
 	cs_debugfs_remove_queue(cd);
 	cs_ra_detach(cd->ra);
-	cs_queue_exit_data(cd);
+	hrtimer_cancel(&cd->idle_timer);
+	spin_lock_irq(&cd->lock);
+	learned = core->model.l;
+	cs_core_exit(core);
+	spin_unlock_irq(&cd->lock);
+	if (cd->q->disk)
+		cs_devmem_save(disk_devt(cd->q->disk), &learned);
 	/* The queue is frozen: nothing may be left in ctxsched or the driver. */
-	WARN(cd->nr_queued || cd->in_driver[0] || cd->in_driver[1],
+	WARN(core->nr_queued || core->in_driver[0] || core->in_driver[1],
 	     "ctxsched: exit with %u queued and %u+%u in driver\n",
-	     cd->nr_queued, cd->in_driver[0], cd->in_driver[1]);
+	     core->nr_queued, core->in_driver[0], core->in_driver[1]);
 	kfree(cd);
 }
 
@@ -449,6 +399,7 @@ static struct elevator_type ctxsched_elv = {
 		.has_work		= cs_has_work,
 		.former_request		= cs_former_request,
 		.next_request		= cs_next_request,
+		.init_icq		= cs_init_icq,
 		.exit_icq		= cs_exit_icq,
 	},
 	.icq_size = sizeof(struct cs_icq),
@@ -489,6 +440,7 @@ static void __exit ctxsched_exit(void)
 	elv_unregister(&ctxsched_elv);
 	cs_ra_exit();
 	cs_debugfs_exit();
+	cs_devmem_exit();
 }
 
 module_init(ctxsched_init);

@@ -4,30 +4,28 @@
  *
  * With group_by=thread every context has its own queue, as with CFQ; with
  * group_by=process the contexts of one process share a queue, found by
- * process in cs_data.keyed.  Either way a queue whose request continues the
+ * process in cs_core.keyed.  Either way a queue whose request continues the
  * active queue's stream is merged into the active queue: its requests and
  * contexts move there, so the stream gets one slice, one idle window and
  * one think time.  A merged queue whose requests turn seeky is split: each
  * of its contexts leaves at its next request for a queue of its own (its
- * queued requests stay and are served where they are).  A change of
- * group_by regroups every context the same way.
+ * queued requests stay and are served where they are).  A context whose
+ * priority differs from its merged queue's leaves the same way, and a
+ * change of group_by regroups every context.
  *
- * All under cs_data.lock.
+ * All under the core's lock.
  */
-#include <linux/blkdev.h>
-#include <linux/hashtable.h>
-#include <linux/list.h>
-#include <linux/slab.h>
+#include <linux/kernel.h>
 
-#include "ctxsched.h"
+#include "core.h"
 #include "rq.h"
 
 /**
  * cs_unkey() - stop a queue being its process's queue
- * @cd: the scheduler
+ * @core: the scheduler
  * @cq: the queue
  */
-void cs_unkey(struct cs_data *cd, struct cs_queue *cq)
+void cs_unkey(struct cs_core *core, struct cs_queue *cq)
 {
 	if (cq->flags & CSQ_KEYED) {
 		hash_del(&cq->key_node);
@@ -35,33 +33,41 @@ void cs_unkey(struct cs_data *cd, struct cs_queue *cq)
 	}
 }
 
-static void cs_join(struct cs_data *cd, struct cs_icq *cic, struct cs_queue *cq)
+static void cs_join(struct cs_core *core, struct cs_ctx *ctx,
+		    struct cs_queue *cq)
 {
-	list_add_tail(&cic->member, &cq->members);
+	list_add_tail(&ctx->member, &cq->members);
 	cq->nr_members++;
 	cq->ref++;
-	cic->sync_q = cq;
-	cic->gen = cd->group_gen;
+	ctx->sync_q = cq;
+	ctx->gen = core->group_gen;
 }
 
-static void cs_leave(struct cs_data *cd, struct cs_icq *cic)
+/* @ctx leaves its queue.  Return: the active slice ended. */
+static bool cs_leave(struct cs_core *core, struct cs_ctx *ctx)
 {
-	struct cs_queue *cq = cic->sync_q;
+	struct cs_queue *cq = ctx->sync_q;
+	bool expired = false;
 
-	list_del_init(&cic->member);
+	list_del_init(&ctx->member);
 	cq->nr_members--;
-	cic->sync_q = NULL;
+	ctx->sync_q = NULL;
 	/* Nobody is left to issue requests: do not wait for any. */
-	if (!cq->nr_members && cd->active == cq && cd->idling != CS_IDLE_NONE)
-		cs_expire_active(cd);
-	cs_put_queue(cq);
+	if (!cq->nr_members && core->active == cq &&
+	    core->idling != CS_IDLE_NONE) {
+		cs_expire_active(core);
+		expired = true;
+	}
+	cs_put_queue(core, cq);
+	return expired;
 }
 
-static struct cs_queue *cs_keyed_queue(struct cs_data *cd, unsigned long key)
+static struct cs_queue *cs_keyed_queue(struct cs_core *core,
+				       unsigned long key)
 {
 	struct cs_queue *cq;
 
-	hash_for_each_possible(cd->keyed, cq, key_node, key)
+	hash_for_each_possible(core->keyed, cq, key_node, key)
 		if (cq->key == key)
 			return cq;
 	return NULL;
@@ -69,61 +75,67 @@ static struct cs_queue *cs_keyed_queue(struct cs_data *cd, unsigned long key)
 
 /**
  * cs_sync_queue() - the queue that serves a context's next sync request
- * @cd: the scheduler
- * @cic: the context's part
+ * @core: the scheduler
+ * @ctx: the context's part
  * @pclass: class of the request
  * @level: level of the request
  *
- * A context whose queue is being split, or that joined it under another
- * group_by, leaves it first.
+ * A context whose queue is being split, that joined it under another
+ * group_by, or whose priority is not its merged queue's, leaves it first.
  *
  * Return: the queue, or NULL when out of memory.
  */
-struct cs_queue *cs_sync_queue(struct cs_data *cd, struct cs_icq *cic,
+struct cs_queue *cs_sync_queue(struct cs_core *core, struct cs_ctx *ctx,
 			       enum cs_prio_class pclass, unsigned int level)
 {
-	enum cs_group_by by = cs_tun(cd, CS_T_GROUP_BY);
-	struct cs_queue *cq = cic->sync_q;
+	enum cs_group_by by = core->group_by;
+	struct cs_queue *cq = ctx->sync_q;
 	unsigned long key;
 
-	lockdep_assert_held(&cd->lock);
+	cs_env_lock_held(core);
 
 	if (cq && (cq->flags & CSQ_SPLIT)) {
-		cs_log_q(cd, cq, "split: context leaves");
-		cs_leave(cd, cic);
-	} else if (cq && cic->gen != READ_ONCE(cd->group_gen)) {
-		cs_leave(cd, cic);
+		cs_log_q(core, cq, "split: context leaves");
+		cs_leave(core, ctx);
+	} else if (cq && ctx->gen != core->group_gen) {
+		cs_leave(core, ctx);
+	} else if (cq && (cq->flags & CSQ_MERGED) && cq->nr_members > 1 &&
+		   (cq->prio_class != pclass || cq->level != level)) {
+		cs_log_q(core, cq, "context leaves for %c%u", "RBI"[pclass],
+			 level);
+		cs_leave(core, ctx);
 	}
-	if (cic->sync_q)
-		return cic->sync_q;
+	if (ctx->sync_q)
+		return ctx->sync_q;
 
-	key = cs_group_key(by, cic->tgid, (unsigned long)cic->icq.ioc);
-	cq = by == CS_GROUP_PROCESS ? cs_keyed_queue(cd, key) : NULL;
+	key = cs_group_key(by, ctx->tgid, ctx->id);
+	cq = by == CS_GROUP_PROCESS ? cs_keyed_queue(core, key) : NULL;
 	if (!cq) {
-		cq = cs_alloc_queue(cd, true, pclass, level);
+		cq = cs_alloc_queue(core, true, pclass, level);
 		if (!cq)
 			return NULL;
 		if (by == CS_GROUP_PROCESS) {
 			cq->key = key;
-			hash_add(cd->keyed, &cq->key_node, key);
+			hash_add(core->keyed, &cq->key_node, key);
 			cq->flags |= CSQ_KEYED;
 		}
 	}
-	cs_join(cd, cic, cq);
+	cs_join(core, ctx, cq);
 	return cq;
 }
 
 /**
- * cs_exit_cic() - an I/O context leaves this request queue
- * @cd: the scheduler
- * @cic: the context's part
+ * cs_exit_ctx() - an I/O context leaves this disk
+ * @core: the scheduler
+ * @ctx: the context's part
+ *
+ * Return: true when the active slice ended because of it.
  */
-void cs_exit_cic(struct cs_data *cd, struct cs_icq *cic)
+bool cs_exit_ctx(struct cs_core *core, struct cs_ctx *ctx)
 {
-	lockdep_assert_held(&cd->lock);
+	cs_env_lock_held(core);
 
-	if (cic->sync_q)
-		cs_leave(cd, cic);
+	return ctx->sync_q ? cs_leave(core, ctx) : false;
 }
 
 /**
@@ -134,56 +146,68 @@ void cs_exit_cic(struct cs_data *cd, struct cs_icq *cic)
  */
 bool cs_members_alive(const struct cs_queue *cq)
 {
-	struct cs_icq *cic;
+	struct cs_ctx *ctx;
 
-	list_for_each_entry(cic, &cq->members, member)
-		if (atomic_read(&cic->icq.ioc->active_ref) > 0)
+	list_for_each_entry(ctx, &cq->members, member)
+		if (cs_env_ctx_alive(ctx))
 			return true;
 	return false;
 }
 
-/* Queue @rq in @cq's FIFO by deadline. */
-static void cs_fifo_insert(struct cs_queue *cq, struct request *rq)
+/*
+ * Merge @from's FIFO into @into's, both ordered by deadline: one pass over
+ * the two lists, not a search per request.
+ */
+static void cs_fifo_merge(struct list_head *into, struct list_head *from)
 {
-	struct request *pos;
+	struct list_head *pos = into->next;
+	struct request *rq, *cur;
 
-	list_for_each_entry_reverse(pos, &cq->fifo, queuelist) {
-		if (pos->fifo_time <= rq->fifo_time) {
-			list_add(&rq->queuelist, &pos->queuelist);
-			return;
+	while (!list_empty(from)) {
+		rq = list_first_entry(from, struct request, queuelist);
+		while (pos != into) {
+			cur = list_entry(pos, struct request, queuelist);
+			if (cur->fifo_time > rq->fifo_time)
+				break;
+			pos = pos->next;
 		}
+		/* Before @pos: after every request with an earlier deadline. */
+		list_move_tail(&rq->queuelist, pos);
 	}
-	list_add(&rq->queuelist, &cq->fifo);
 }
 
 /* Move @from's queued requests and contexts into @into. */
-static void cs_merge_queues(struct cs_data *cd, struct cs_queue *into,
+static void cs_merge_queues(struct cs_core *core, struct cs_queue *into,
 			    struct cs_queue *from)
 {
-	struct request *rq, *next;
-	struct cs_icq *cic, *tmp;
+	unsigned int into_before = into->queued + into->dispatched;
+	unsigned int from_before = from->queued + from->dispatched;
+	struct request *rq;
+	struct cs_ctx *ctx, *tmp;
+	struct rb_node *node;
 	int refs = 0;
 
-	list_for_each_entry_safe(rq, next, &from->fifo, queuelist) {
-		list_del_init(&rq->queuelist);
-		elv_rb_del(&from->sort, rq);
-		elv_rb_add(&into->sort, rq);
-		cs_fifo_insert(into, rq);
-		rq->elv.priv[0] = into;
+	while ((node = rb_first(&from->sort))) {
+		rq = rb_entry(node, struct request, rb_node);
+		rb_erase(node, &from->sort);
+		RB_CLEAR_NODE(node);
+		cs_sort_add(into, rq);
+		cs_rq_set_queue(rq, into);
 		into->ref++;
 		refs++;
 	}
+	cs_fifo_merge(&into->fifo, &from->fifo);
 	if (from->queued) {
-		cs_busy_account(cd, from, -1);
-		cs_rr_del(cd, from);
+		cs_busy_account(core, from, -1);
+		cs_rr_del(core, from);
 		if (!into->queued)
-			cs_busy_account(cd, into, 1);
+			cs_busy_account(core, into, 1);
 		into->queued += from->queued;
 		from->queued = 0;
 	}
-	list_for_each_entry_safe(cic, tmp, &from->members, member) {
-		list_move_tail(&cic->member, &into->members);
-		cic->sync_q = into;
+	list_for_each_entry_safe(ctx, tmp, &from->members, member) {
+		list_move_tail(&ctx->member, &into->members);
+		ctx->sync_q = into;
 		into->ref++;
 		refs++;
 	}
@@ -191,68 +215,76 @@ static void cs_merge_queues(struct cs_data *cd, struct cs_queue *into,
 	from->nr_members = 0;
 	into->flags |= CSQ_MERGED;
 	/* @from no longer stands for its process: the stream does. */
-	cs_unkey(cd, from);
+	cs_unkey(core, from);
+	/* Present-queue counts, as cs_present() keeps them. */
+	if (!into_before && into->queued + into->dispatched)
+		core->nr_present_sync++;
+	if (from_before && !(from->queued + from->dispatched))
+		core->nr_present_sync--;
 	while (refs--)
-		cs_put_queue(from);
+		cs_put_queue(core, from);
 }
 
 /**
  * cs_try_cooperate() - merge a queue into the active one if its new request
  *	continues the active queue's stream
- * @cd: the scheduler
+ * @core: the scheduler
  * @cq: the queue that just got @rq
  * @rq: the request
  *
  * Return: the queue that now holds @rq (the active queue after a merge).
  */
-struct cs_queue *cs_try_cooperate(struct cs_data *cd, struct cs_queue *cq,
+struct cs_queue *cs_try_cooperate(struct cs_core *core, struct cs_queue *cq,
 				  struct request *rq)
 {
-	struct cs_queue *active = cd->active;
-	struct cs_coop_input in;
+	struct cs_queue *active = core->active;
 	sector_t pos = blk_rq_pos(rq);
+	struct cs_coop_input in;
 	u64 d_head, d_last;
 
-	lockdep_assert_held(&cd->lock);
+	cs_env_lock_held(core);
 
 	if (!active || active == cq ||
 	    ((active->flags | cq->flags) & (CSQ_FALLBACK | CSQ_SPLIT)))
 		return cq;
-	d_head = pos >= cd->head ? pos - cd->head : cd->head - pos;
+	d_head = pos >= core->head ? pos - core->head : core->head - pos;
 	d_last = pos >= active->last_end ? pos - active->last_end :
 					   active->last_end - pos;
 	in.active_sync = cs_queue_sync(active);
 	in.new_sync = cs_queue_sync(cq);
 	in.active_class = active->prio_class;
 	in.new_class = cq->prio_class;
+	in.active_level = active->level;
+	in.new_level = cq->level;
+	in.new_history = cq->seek.nr;
 	in.active_seeky = cs_seeky(&active->seek);
 	in.new_seeky = cs_seeky(&cq->seek);
 	in.distance = min(d_head, d_last);
 	if (!cs_should_merge(&in))
 		return cq;
 
-	cd->stats.coop_merged++;
-	cs_log_q(cd, active, "merge cs%d%c%c (%u contexts) distance %llu",
+	core->stats.coop_merged++;
+	cs_log_q(core, active, "merge cs%d%c%c (%u contexts) distance %llu",
 		 cq->pid, cs_queue_sync(cq) ? 'S' : 'A', cs_class_char(cq),
-		 cq->nr_members, in.distance);
-	cs_merge_queues(cd, active, cq);
+		 cq->nr_members, (unsigned long long)in.distance);
+	cs_merge_queues(core, active, cq);
 	return active;
 }
 
 /**
  * cs_check_split() - mark a merged queue for splitting once it turns seeky
- * @cd: the scheduler
+ * @core: the scheduler
  * @cq: a queue that just got a request
  */
-void cs_check_split(struct cs_data *cd, struct cs_queue *cq)
+void cs_check_split(struct cs_core *core, struct cs_queue *cq)
 {
 	if ((cq->flags & CSQ_SPLIT) ||
 	    !cs_should_split(cq->flags & CSQ_MERGED, cq->nr_members,
 			     cs_seeky(&cq->seek)))
 		return;
 	cq->flags |= CSQ_SPLIT;
-	cd->stats.coop_split++;
-	cs_unkey(cd, cq);
-	cs_log_q(cd, cq, "split: %u contexts no longer cooperate",
+	core->stats.coop_split++;
+	cs_unkey(core, cq);
+	cs_log_q(core, cq, "split: %u contexts no longer cooperate",
 		 cq->nr_members);
 }

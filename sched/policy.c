@@ -122,17 +122,17 @@ bool cs_ttime_valid(const struct cs_ttime *tt)
  * @sk: the queue's seek state
  * @distance: sectors between the end of its previous request and this one
  * @sectors: size of this request
- * @rotational: the device has seek costs
+ * @seek_cost: distance costs the device time (the device model's view)
  *
- * On a rotating disk a request counts as a seek when it starts more than
- * CS_SEEK_FAR_ROT sectors from where the previous one ended; on flash,
- * when it is smaller than CS_SEEK_SMALL_NONROT sectors.
+ * Where distance costs time a request counts as a seek when it starts more
+ * than CS_SEEK_FAR_ROT sectors from where the previous one ended; elsewhere
+ * (flash), when it is smaller than CS_SEEK_SMALL_NONROT sectors.
  */
 void cs_seek_add(struct cs_seek *sk, u64 distance, unsigned int sectors,
-		 bool rotational)
+		 bool seek_cost)
 {
-	bool seek = rotational ? distance > CS_SEEK_FAR_ROT :
-				 sectors < CS_SEEK_SMALL_NONROT;
+	bool seek = seek_cost ? distance > CS_SEEK_FAR_ROT :
+				sectors < CS_SEEK_SMALL_NONROT;
 
 	sk->history = (sk->history << 1) | seek;
 	if (sk->nr < 32)
@@ -182,12 +182,17 @@ u64 cs_idle_window(enum cs_idle kind, bool merged, u64 slice_idle,
  *	has nothing queued
  * @in: the queue's state and the idle tunables
  *
- * Only sync queues on rotating disks idle: a sequential context whose think
- * time is within its idle window (slice_idle, twice that for a merged
- * queue; see cs_idle_window()) or not known yet waits for its next request;
- * otherwise, if it is the last sync queue of its class with work, the class
- * keeps the disk for group_idle so that async and lower classes do not cut
- * in between its requests.
+ * Only sync queues of contexts that can still issue requests idle, and only
+ * where it pays: in SERIAL mode, where serving another queue costs a seek,
+ * a sequential context whose think time is within its idle window
+ * (slice_idle, twice that for a merged queue; see cs_idle_window()) or not
+ * known yet waits for its next request; otherwise, if it is the last sync
+ * queue of its class with work, the class keeps the disk for group_idle so
+ * that async and lower classes do not cut in between its requests.  Where
+ * the disk serves one request at a time and a queue of another weight
+ * waits (@keep_share), any queue that thinks briefly enough waits too:
+ * that is what keeps the slices' shares, and so priorities, on such a
+ * disk.
  *
  * Return: the kind of idling to do.
  */
@@ -195,13 +200,13 @@ enum cs_idle cs_idle_decision(const struct cs_idle_input *in)
 {
 	u64 window = cs_idle_window(CS_IDLE_QUEUE, in->merged, in->slice_idle,
 				    in->group_idle);
+	bool quick = !in->ttime_valid || in->ttime_mean <= window;
 
-	if (!in->sync || !in->rotational || !in->ctx_alive)
+	if (!in->sync || !in->ctx_alive || (!in->idle_pays && !in->keep_share))
 		return CS_IDLE_NONE;
-	if (!in->seeky && window &&
-	    (!in->ttime_valid || in->ttime_mean <= window))
+	if (window && quick && (!in->seeky || in->keep_share))
 		return CS_IDLE_QUEUE;
-	if (in->group_idle && in->last_sync_in_class)
+	if (in->idle_pays && in->group_idle && in->last_sync_in_class)
 		return CS_IDLE_GROUP;
 	return CS_IDLE_NONE;
 }

@@ -56,7 +56,11 @@ enum cs_idle {
 /**
  * struct cs_idle_input - what the idle decision looks at
  * @sync: the queue is sync
- * @rotational: the device has seek costs
+ * @idle_pays: the device model is in SERIAL mode: serving another queue
+ *	between two requests of a stream costs the disk a seek
+ * @keep_share: a queue of another weight (class or level) waits and the
+ *	disk serves one request at a time, so that serving it in between
+ *	would shift the shares the slices set
  * @ctx_alive: the I/O context still has tasks that can issue I/O
  * @seeky: the queue's recent requests were mostly seeks
  * @ttime_valid: enough think-time samples to trust @ttime_mean
@@ -69,7 +73,8 @@ enum cs_idle {
  */
 struct cs_idle_input {
 	bool sync;
-	bool rotational;
+	bool idle_pays;
+	bool keep_share;
 	bool ctx_alive;
 	bool seeky;
 	bool ttime_valid;
@@ -95,6 +100,12 @@ struct cs_preempt_input {
 	bool active_sync;
 };
 
+/* Time from @t to @now, 0 if @now is earlier (clocks of other CPUs). */
+static inline u64 cs_since(u64 now, u64 t)
+{
+	return now > t ? now - t : 0;
+}
+
 u64 cs_slice_len(u64 base, unsigned int level);
 u64 cs_scaled_slice(u64 slice, u64 slice_sync, unsigned int nr_busy,
 		    u64 target_latency, u64 slice_idle);
@@ -106,7 +117,7 @@ void cs_ttime_add(struct cs_ttime *tt, u64 think, u64 slice_idle);
 bool cs_ttime_valid(const struct cs_ttime *tt);
 
 void cs_seek_add(struct cs_seek *sk, u64 distance, unsigned int sectors,
-		 bool rotational);
+		 bool seek_cost);
 bool cs_seeky(const struct cs_seek *sk);
 
 u64 cs_idle_window(enum cs_idle kind, bool merged, u64 slice_idle,

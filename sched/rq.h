@@ -2,17 +2,22 @@
 /*
  * What ctxsched keeps in a request: rq->elv.priv[0] is its queue (holding a
  * reference), rq->elv.priv[1] its state.  A request the core hands to
- * ctxsched is in exactly one state at a time.
+ * ctxsched is in exactly one place at a time (CS_RQ_WHERE); the other bits
+ * describe it.
  */
 #ifndef CTXSCHED_RQ_H
 #define CTXSCHED_RQ_H
 
-#include <linux/blk-mq.h>
+#include "env-types.h"
 
-#define CS_RQ_QUEUED	0x1UL	/* in a cs_queue */
-#define CS_RQ_HEAD	0x2UL	/* on cs_data.dispatch */
-#define CS_RQ_DRIVER	0x4UL	/* dispatched, not finished */
-#define CS_RQ_SYNC	0x8UL	/* counted as sync */
+struct cs_queue;
+
+#define CS_RQ_QUEUED	0x01UL	/* in a cs_queue */
+#define CS_RQ_HEAD	0x02UL	/* on cs_core.dispatch */
+#define CS_RQ_DRIVER	0x04UL	/* dispatched, not finished */
+#define CS_RQ_SYNC	0x08UL	/* counted as sync */
+#define CS_RQ_TIMED	0x10UL	/* rq->fifo_time is a deadline ctxsched set */
+#define CS_RQ_SOLO	0x20UL	/* alone in the driver when dispatched */
 #define CS_RQ_WHERE	(CS_RQ_QUEUED | CS_RQ_HEAD | CS_RQ_DRIVER)
 
 static inline unsigned long cs_rq_state(const struct request *rq)
@@ -20,10 +25,15 @@ static inline unsigned long cs_rq_state(const struct request *rq)
 	return (unsigned long)rq->elv.priv[1];
 }
 
-static inline void cs_rq_set(struct request *rq, unsigned long where,
-			     bool sync)
+static inline void cs_rq_set_state(struct request *rq, unsigned long state)
 {
-	rq->elv.priv[1] = (void *)(where | (sync ? CS_RQ_SYNC : 0));
+	rq->elv.priv[1] = (void *)state;
+}
+
+/* Move @rq to @where (one of CS_RQ_WHERE or 0), keeping the other bits. */
+static inline void cs_rq_move(struct request *rq, unsigned long where)
+{
+	cs_rq_set_state(rq, (cs_rq_state(rq) & ~CS_RQ_WHERE) | where);
 }
 
 static inline bool cs_rq_sync(const struct request *rq)
@@ -34,6 +44,11 @@ static inline bool cs_rq_sync(const struct request *rq)
 static inline struct cs_queue *cs_rq_queue(const struct request *rq)
 {
 	return rq->elv.priv[0];
+}
+
+static inline void cs_rq_set_queue(struct request *rq, struct cs_queue *cq)
+{
+	rq->elv.priv[0] = cq;
 }
 
 #endif /* CTXSCHED_RQ_H */

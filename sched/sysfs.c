@@ -8,56 +8,15 @@
  * sign, a fraction, overflow, a value out of range) is refused with -EINVAL
  * and the tunable keeps its value.
  */
+#include <linux/blk-mq.h>
 #include <linux/kernel.h>
 #include <linux/sysfs.h>
 #include <linux/time64.h>
 
 #include "ctxsched.h"
 
-/**
- * struct cs_tunable_desc - range and default of a tunable, in stored units
- * @min: smallest accepted value
- * @max: largest accepted value
- * @def: value a new queue starts with
- */
-struct cs_tunable_desc {
-	u64 min;
-	u64 max;
-	u64 def;
-};
-
 #define MS	NSEC_PER_MSEC
 #define US	NSEC_PER_USEC
-
-static const struct cs_tunable_desc cs_tunables[CS_NR_TUNABLES] = {
-	[CS_T_QUANTUM]		= { 1, 4096, 8 },
-	[CS_T_FIFO_EXPIRE_SYNC]	= { 1 * MS, 60000 * MS, 125 * MS },
-	[CS_T_FIFO_EXPIRE_ASYNC] = { 1 * MS, 60000 * MS, 250 * MS },
-	[CS_T_BACK_SEEK_MAX]	= { 0, 1ULL << 30, 16384 },
-	[CS_T_BACK_SEEK_PENALTY] = { 1, 1000, 2 },
-	[CS_T_SLICE_SYNC]	= { 1 * US, 60000 * MS, 100 * MS },
-	[CS_T_SLICE_ASYNC]	= { 1 * US, 60000 * MS, 40 * MS },
-	[CS_T_SLICE_ASYNC_RQ]	= { 1, 4096, 2 },
-	[CS_T_SLICE_IDLE]	= { 0, 1000 * MS, 8 * MS },
-	[CS_T_GROUP_IDLE]	= { 0, 1000 * MS, 8 * MS },
-	[CS_T_LOW_LATENCY]	= { 0, 1, 1 },
-	[CS_T_TARGET_LATENCY]	= { 1 * US, 60000 * MS, 300 * MS },
-	[CS_T_GROUP_BY]		= { CS_GROUP_THREAD, CS_GROUP_PROCESS,
-				    CS_GROUP_THREAD },
-	[CS_T_MAX_REQUEST_KB]	= { 0, 1U << 20, 0 },
-};
-
-/**
- * cs_tunables_init() - give a new queue the default tunables
- * @cd: the queue's scheduler data
- */
-void cs_tunables_init(struct cs_data *cd)
-{
-	int i;
-
-	for (i = 0; i < CS_NR_TUNABLES; i++)
-		cd->tun[i] = cs_tunables[i].def;
-}
 
 /**
  * struct cs_attr - a file under iosched/
@@ -74,13 +33,14 @@ static ssize_t cs_attr_show(struct elevator_queue *eq, char *page,
 {
 	struct cs_data *cd = eq->elevator_data;
 
-	return sysfs_emit(page, "%llu\n", div64_u64(cs_tun(cd, a->t), a->unit));
+	return sysfs_emit(page, "%llu\n",
+			  div64_u64(cs_tun(&cd->core, a->t), a->unit));
 }
 
 static ssize_t cs_attr_store(struct elevator_queue *eq, const char *page,
 			     size_t count, const struct cs_attr *a)
 {
-	const struct cs_tunable_desc *d = &cs_tunables[a->t];
+	const struct cs_tunable_desc *d = cs_tunable_desc(a->t);
 	struct cs_data *cd = eq->elevator_data;
 	unsigned int val;
 	u64 v;
@@ -93,7 +53,7 @@ static ssize_t cs_attr_store(struct elevator_queue *eq, const char *page,
 	/* A cap below a page would only make requests of single pages. */
 	if (a->t == CS_T_MAX_REQUEST_KB && v && v < 4)
 		return -EINVAL;
-	WRITE_ONCE(cd->tun[a->t], v);
+	WRITE_ONCE(cd->core.tun[a->t], v);
 	return count;
 }
 
@@ -107,7 +67,7 @@ static ssize_t cs_group_by_show(struct elevator_queue *eq, char *page)
 	struct cs_data *cd = eq->elevator_data;
 
 	return sysfs_emit(page, "%s\n",
-			  cs_group_names[cs_tun(cd, CS_T_GROUP_BY)]);
+			  cs_group_names[cs_tun(&cd->core, CS_T_GROUP_BY)]);
 }
 
 /* "thread" or "process"; contexts regroup at their next request. */
@@ -119,10 +79,51 @@ static ssize_t cs_group_by_store(struct elevator_queue *eq, const char *page,
 
 	if (by < 0)
 		return -EINVAL;
-	if (by != cs_tun(cd, CS_T_GROUP_BY)) {
-		WRITE_ONCE(cd->tun[CS_T_GROUP_BY], by);
-		WRITE_ONCE(cd->group_gen, cd->group_gen + 1);
-	}
+	/* The mode and its generation change together, under the lock. */
+	spin_lock_irq(&cd->lock);
+	cs_core_set_group_by(&cd->core, by);
+	spin_unlock_irq(&cd->lock);
+	return count;
+}
+
+static const char * const cs_mode_names[] = {
+	[CS_FORCE_AUTO] = "auto",
+	[CS_FORCE_SERIAL] = "serial",
+	[CS_FORCE_PARALLEL] = "parallel",
+};
+
+/* "auto [serial]" etc.: the setting, and in brackets the mode in effect. */
+static ssize_t cs_device_mode_show(struct elevator_queue *eq, char *page)
+{
+	struct cs_data *cd = eq->elevator_data;
+	enum cs_mode mode;
+	u64 force;
+
+	spin_lock_irq(&cd->lock);
+	force = cs_tun(&cd->core, CS_T_DEVICE_MODE);
+	mode = cs_model_mode(&cd->core.model);
+	spin_unlock_irq(&cd->lock);
+	return sysfs_emit(page, "%s [%s]\n", cs_mode_names[force],
+			  mode == CS_MODE_SERIAL ? "serial" : "parallel");
+}
+
+/*
+ * "auto" learns the disk's behaviour (again, forgetting what was learned);
+ * "serial" and "parallel" keep the mode.
+ */
+static ssize_t cs_device_mode_store(struct elevator_queue *eq,
+				    const char *page, size_t count)
+{
+	struct cs_data *cd = eq->elevator_data;
+	int force = sysfs_match_string(cs_mode_names, page);
+
+	if (force < 0)
+		return -EINVAL;
+	spin_lock_irq(&cd->lock);
+	cs_core_set_mode(&cd->core, force, cs_now());
+	spin_unlock_irq(&cd->lock);
+	/* An idle window may have ended: let waiting work go. */
+	blk_mq_run_hw_queues(cd->q, true);
 	return count;
 }
 
@@ -201,6 +202,7 @@ struct elv_fs_entry cs_sysfs_attrs[] = {
 	CS_FILE(target_latency_us),
 	CS_FILE(group_by),
 	CS_FILE(max_request_kb),
+	CS_FILE(device_mode),
 	CS_FILE(ra_autotune),
 	CS_FILE(ra_min_kb),
 	CS_FILE(ra_max_kb),

@@ -6,7 +6,7 @@
 # timeout: 300
 . tests/lib.sh
 
-src=(kunit/ctxsched_kunit.c kunit/ra_cases.c)
+src=(kunit/ctxsched_kunit.c kunit/core_cases.c kunit/model_cases.c kunit/ra_cases.c)
 if ! modinfo ctxsched_kunit > /dev/null 2>&1; then
 	echo "SKIP: $(uname -r) has no KUnit"
 	exit 77

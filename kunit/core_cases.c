@@ -1,0 +1,844 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit cases for the scheduling core (sched/core.c, sched/members.c),
+ * driven through its interface as the elevator glue drives it: requests
+ * inserted, dispatched, completed and requeued, contexts that exit, an idle
+ * timer fired by hand, a clock the test moves.  cs_fixes_suite holds one
+ * case per defect of the review of c397ee4 (issue 11, items 1-10).
+ * Included by ctxsched_kunit.c.
+ */
+
+#define KT_MAX_CTX	16
+
+/* A core under test, its clock and the contexts the test made. */
+struct kt {
+	struct kunit *test;
+	struct cs_kenv *env;
+	struct cs_core *core;
+	u64 now;
+	struct cs_kctx *ctx[KT_MAX_CTX];
+	unsigned int nr_ctx;
+};
+
+static struct kt *kt_new(struct kunit *test, enum cs_mode_force mode)
+{
+	struct kt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	u64 tun[CS_NR_TUNABLES];
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->env = kunit_kzalloc(test, sizeof(*t->env), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->env);
+	t->test = test;
+	t->core = &t->env->core;
+	t->now = 1000 * MS;
+	cs_tunables_defaults(tun);
+	tun[CS_T_DEVICE_MODE] = mode;
+	cs_core_init(t->core, tun, true, NULL, t->now);
+	return t;
+}
+
+static struct cs_kctx *kt_ctx(struct kt *t, pid_t tgid)
+{
+	struct cs_kctx *c = kunit_kzalloc(t->test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(t->test, c);
+	KUNIT_ASSERT_LT(t->test, t->nr_ctx, KT_MAX_CTX);
+	INIT_LIST_HEAD(&c->ctx.member);
+	c->ctx.tgid = tgid;
+	c->ctx.id = (unsigned long)c;
+	c->alive = true;
+	t->ctx[t->nr_ctx++] = c;
+	return c;
+}
+
+/* A request of @kb KiB at @sector: a read, or a (sync) write. */
+static struct request *kt_rq(struct kt *t, sector_t sector, unsigned int kb,
+			     bool write, bool sync)
+{
+	struct cs_krq *krq = kunit_kzalloc(t->test, sizeof(*krq), GFP_KERNEL);
+	struct request *rq;
+
+	KUNIT_ASSERT_NOT_NULL(t->test, krq);
+	rq = &krq->rq;
+	rq->__sector = sector;
+	rq->__data_len = kb << 10;
+	rq->cmd_flags = write ? REQ_OP_WRITE | (sync ? REQ_SYNC : 0) :
+				REQ_OP_READ;
+	krq->ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, CS_DEFAULT_LEVEL);
+	INIT_LIST_HEAD(&rq->queuelist);
+	RB_CLEAR_NODE(&rq->rb_node);
+	return rq;
+}
+
+static struct request *kt_read(struct kt *t, sector_t sector)
+{
+	return kt_rq(t, sector, 64, false, true);
+}
+
+static void kt_prio(struct request *rq, int class, int level)
+{
+	container_of(rq, struct cs_krq, rq)->ioprio =
+		IOPRIO_PRIO_VALUE(class, level);
+}
+
+static void kt_insert(struct kt *t, struct request *rq, struct cs_kctx *c)
+{
+	cs_core_insert(t->core, rq, c ? &c->ctx : NULL, false, t->now);
+}
+
+static struct request *kt_dispatch(struct kt *t)
+{
+	return cs_core_dispatch(t->core, t->now);
+}
+
+static bool kt_done(struct kt *t, struct request *rq)
+{
+	return cs_core_finish(t->core, rq, t->now);
+}
+
+/* Let @ns pass; fire the idle timer if it is due.  Return: a kick. */
+static bool kt_wait(struct kt *t, u64 ns)
+{
+	bool kick = false;
+
+	t->now += ns;
+	while (t->env->timer_armed && t->env->timer_at <= t->now) {
+		t->env->timer_armed = false;
+		kick |= cs_core_idle_timer(t->core, t->env->timer_at);
+	}
+	return kick;
+}
+
+/*
+ * Dispatch, letting up to 50 ms pass (idle windows expire) until something
+ * comes out.
+ */
+static struct request *kt_serve(struct kt *t)
+{
+	struct request *rq = kt_dispatch(t);
+	unsigned int i;
+
+	for (i = 0; !rq && i < 50; i++) {
+		kt_wait(t, 1 * MS);
+		rq = kt_dispatch(t);
+	}
+	return rq;
+}
+
+/* The queue of a context's sync requests. */
+static struct cs_queue *kt_q(struct cs_kctx *c)
+{
+	return c->ctx.sync_q;
+}
+
+/* Dispatch and complete everything, then tear down; check the books. */
+static void kt_end(struct kt *t, unsigned int warnings)
+{
+	struct kunit *test = t->test;
+	struct request *rq;
+	unsigned int i, rounds = 0;
+
+	while (cs_core_has_work(t->core) && rounds++ < 100000) {
+		rq = kt_dispatch(t);
+		if (rq)
+			kt_done(t, rq);
+		else
+			kt_wait(t, 1 * MS);
+	}
+	KUNIT_EXPECT_FALSE(test, cs_core_has_work(t->core));
+	for (i = 0; i < t->nr_ctx; i++) {
+		t->ctx[i]->alive = false;
+		cs_core_ctx_exit(t->core, &t->ctx[i]->ctx);
+	}
+	KUNIT_EXPECT_EQ(test, t->core->in_driver[0] + t->core->in_driver[1],
+			0U);
+	KUNIT_EXPECT_EQ(test, t->core->nr_present_sync, 0U);
+	cs_core_exit(t->core);
+	KUNIT_EXPECT_EQ(test, t->env->queues, 0);
+	KUNIT_EXPECT_EQ(test, t->env->listed, 0);
+	KUNIT_EXPECT_EQ(test, t->env->warnings, warnings);
+}
+
+/* Requests of one context go out in sector order from the head. */
+static void cs_test_core_sector_order(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10);
+	struct request *r3 = kt_read(t, 3000), *r1 = kt_read(t, 1000);
+	struct request *r2 = kt_read(t, 2000);
+
+	kt_insert(t, r3, a);
+	kt_insert(t, r1, a);
+	kt_insert(t, r2, a);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r1);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r2);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r3);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	kt_done(t, r1);
+	kt_done(t, r2);
+	kt_done(t, r3);
+	kt_end(t, 0);
+}
+
+/*
+ * SERIAL: a backlogged queue owns the disk for its slice with at most
+ * quantum requests in the driver; the other waits for the slice to end.
+ */
+static void cs_test_core_serial_slice(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *rq, *inflight[8];
+	unsigned int i, n;
+
+	for (i = 0; i < 32; i++) {
+		kt_insert(t, kt_read(t, i * 128), a);
+		kt_insert(t, kt_read(t, (1 << 24) + i * 128), b);
+	}
+	for (n = 0; n < 8; n++) {
+		inflight[n] = kt_dispatch(t);
+		KUNIT_ASSERT_NOT_NULL(test, inflight[n]);
+		KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(inflight[n]), kt_q(a));
+	}
+	/* quantum (8) in the driver: nothing more while b waits. */
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	/* A completion lifts the limit: the caller is told to run the queue. */
+	KUNIT_EXPECT_TRUE(test, kt_done(t, inflight[0]));
+	rq = kt_dispatch(t);
+	KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(rq), kt_q(a));
+	for (i = 1; i < 8; i++)
+		kt_done(t, inflight[i]);
+	kt_done(t, rq);
+	/* 180 ms later a's slice (100 ms at level 4) is over: b's turn. */
+	kt_wait(t, 180 * MS);
+	rq = kt_dispatch(t);
+	KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(rq), kt_q(b));
+	kt_done(t, rq);
+	kt_end(t, 0);
+}
+
+/* A sequential reader that runs dry keeps the disk for its next request. */
+static void cs_test_core_idle_hit(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *ra = kt_read(t, 0), *rb = kt_read(t, 1 << 24), *rq;
+
+	kt_insert(t, ra, a);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), ra);
+	kt_insert(t, rb, b);
+	t->now += 1 * MS;
+	/* Done, nothing queued, b waits: a idles (think time unknown). */
+	KUNIT_EXPECT_FALSE(test, kt_done(t, ra));
+	KUNIT_EXPECT_EQ(test, t->core->idling, CS_IDLE_QUEUE);
+	KUNIT_EXPECT_TRUE(test, t->env->timer_armed);
+	KUNIT_EXPECT_EQ(test, t->env->timer_at, t->now + 8 * MS);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	/* Its next request comes 2 ms later and goes before b's. */
+	kt_wait(t, 2 * MS);
+	rq = kt_read(t, 128);
+	kt_insert(t, rq, a);
+	KUNIT_EXPECT_EQ(test, t->core->idling, CS_IDLE_NONE);
+	KUNIT_EXPECT_EQ(test, t->core->stats.idle_hit, 1ULL);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), rq);
+	kt_done(t, rq);
+	kt_end(t, 0);
+}
+
+/* An idle window that passes ends the slice and runs the queue. */
+static void cs_test_core_idle_expire(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *ra = kt_read(t, 0), *rb = kt_read(t, 1 << 24);
+
+	kt_insert(t, ra, a);
+	kt_dispatch(t);
+	kt_insert(t, rb, b);
+	kt_done(t, ra);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	KUNIT_EXPECT_FALSE(test, kt_wait(t, 7 * MS));
+	KUNIT_EXPECT_TRUE(test, kt_wait(t, 1 * MS));
+	KUNIT_EXPECT_EQ(test, t->core->stats.idle_expired, 1ULL);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), rb);
+	kt_done(t, rb);
+	kt_end(t, 0);
+}
+
+/* A requeued request comes back at the head and is served first. */
+static void cs_test_core_requeue(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10);
+	struct request *r1 = kt_read(t, 0), *r2 = kt_read(t, 128);
+
+	kt_insert(t, r1, a);
+	kt_insert(t, r2, a);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r1);
+	cs_core_requeue(t->core, r1);
+	KUNIT_EXPECT_EQ(test, t->core->in_driver[1], 0U);
+	cs_core_insert(t->core, r1, &a->ctx, true, t->now);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r1);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r2);
+	kt_done(t, r1);
+	kt_done(t, r2);
+	KUNIT_EXPECT_EQ(test, t->core->stats.requeued, 1ULL);
+	kt_end(t, 0);
+}
+
+/* The context the active queue waits for exits: stop waiting, run. */
+static void cs_test_core_ctx_exit(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *ra = kt_read(t, 0), *rb = kt_read(t, 1 << 24);
+
+	kt_insert(t, ra, a);
+	kt_dispatch(t);
+	kt_insert(t, rb, b);
+	kt_done(t, ra);
+	KUNIT_EXPECT_EQ(test, t->core->idling, CS_IDLE_QUEUE);
+	a->alive = false;
+	KUNIT_EXPECT_TRUE(test, cs_core_ctx_exit(t->core, &a->ctx));
+	KUNIT_EXPECT_EQ(test, t->core->idling, CS_IDLE_NONE);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), rb);
+	kt_done(t, rb);
+	kt_end(t, 0);
+}
+
+/*
+ * Three contexts read one stream in turn, 64 KiB each: once each has a
+ * history they are merged into the active queue, so the stream is one
+ * queue; when they go apart the merged queue turns seeky and is split.
+ */
+static void cs_test_core_merge_split(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *c[3];
+	struct request *rq;
+	sector_t pos = 0;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++)
+		c[i] = kt_ctx(t, 20 + i);
+	for (i = 0; i < 30; i++) {
+		rq = kt_read(t, pos);
+		kt_insert(t, rq, c[i % 3]);
+		KUNIT_ASSERT_PTR_EQ(test, kt_serve(t), rq);
+		t->now += 100 * 1000;
+		kt_done(t, rq);
+		pos += 128;
+	}
+	KUNIT_EXPECT_GE(test, t->core->stats.coop_merged, 2ULL);
+	KUNIT_EXPECT_PTR_EQ(test, kt_q(c[0]), kt_q(c[1]));
+	KUNIT_EXPECT_PTR_EQ(test, kt_q(c[1]), kt_q(c[2]));
+	KUNIT_EXPECT_EQ(test, kt_q(c[0])->nr_members, 3U);
+	/* Now each reads its own far area: every request seeks. */
+	for (i = 0; i < 12; i++) {
+		rq = kt_read(t, ((sector_t)(i % 3) << 26) + i * 128);
+		kt_insert(t, rq, c[i % 3]);
+		rq = kt_dispatch(t);
+		if (rq)
+			kt_done(t, rq);
+		kt_wait(t, 20 * MS);
+	}
+	KUNIT_EXPECT_GE(test, t->core->stats.coop_split, 1ULL);
+	KUNIT_EXPECT_PTR_NE(test, kt_q(c[0]), kt_q(c[1]));
+	kt_end(t, 0);
+}
+
+/* group_by=process: the threads of a process share one queue. */
+static void cs_test_core_group_by(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 10);
+	struct cs_kctx *other = kt_ctx(t, 11);
+
+	kt_insert(t, kt_read(t, 0), a);
+	kt_insert(t, kt_read(t, 1 << 20), b);
+	KUNIT_EXPECT_PTR_NE(test, kt_q(a), kt_q(b));
+	cs_core_set_group_by(t->core, CS_GROUP_PROCESS);
+	kt_insert(t, kt_read(t, 1 << 21), a);
+	kt_insert(t, kt_read(t, 1 << 22), b);
+	kt_insert(t, kt_read(t, 1 << 23), other);
+	KUNIT_EXPECT_PTR_EQ(test, kt_q(a), kt_q(b));
+	KUNIT_EXPECT_PTR_NE(test, kt_q(a), kt_q(other));
+	KUNIT_EXPECT_EQ(test, kt_q(a)->nr_members, 2U);
+	cs_core_set_group_by(t->core, CS_GROUP_THREAD);
+	kt_insert(t, kt_read(t, 1 << 24), a);
+	kt_insert(t, kt_read(t, 1 << 25), b);
+	KUNIT_EXPECT_PTR_NE(test, kt_q(a), kt_q(b));
+	kt_end(t, 0);
+}
+
+/*
+ * PARALLEL: no queue owns the disk.  Backlogged queues take turns of a
+ * request budget (quantum scaled by level: 8 at level 4), and nothing
+ * caps how many requests the driver holds.
+ */
+static void cs_test_core_parallel_turns(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_PARALLEL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *rq[64];
+	unsigned int i, from_a = 0, switches = 0;
+	struct cs_queue *last = NULL;
+
+	for (i = 0; i < 32; i++) {
+		kt_insert(t, kt_read(t, i * 128), a);
+		kt_insert(t, kt_read(t, (1 << 24) + i * 128), b);
+	}
+	for (i = 0; i < 64; i++) {
+		rq[i] = kt_dispatch(t);
+		KUNIT_ASSERT_NOT_NULL(test, rq[i]);
+		from_a += cs_rq_queue(rq[i]) == kt_q(a);
+		switches += last && cs_rq_queue(rq[i]) != last;
+		last = cs_rq_queue(rq[i]);
+		/* In the first 16, a turn is 8 requests. */
+		if (i == 15)
+			KUNIT_EXPECT_EQ(test, from_a, 8U);
+	}
+	KUNIT_EXPECT_EQ(test, from_a, 32U);
+	KUNIT_EXPECT_GE(test, switches, 6U);
+	KUNIT_EXPECT_FALSE(test, t->env->timer_armed);
+	for (i = 0; i < 64; i++)
+		kt_done(t, rq[i]);
+	kt_end(t, 0);
+}
+
+/* PARALLEL: a queue that ran dry gives way at once, it does not idle. */
+static void cs_test_core_parallel_no_idle(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_PARALLEL);
+	struct cs_kctx *c[4];
+	struct request *rq[4];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		c[i] = kt_ctx(t, 10 + i);
+		kt_insert(t, kt_read(t, (sector_t)i << 24), c[i]);
+	}
+	/* Four readers with one request each: all four go out together. */
+	for (i = 0; i < 4; i++) {
+		rq[i] = kt_dispatch(t);
+		KUNIT_ASSERT_NOT_NULL(test, rq[i]);
+	}
+	KUNIT_EXPECT_EQ(test, t->core->in_driver[1], 4U);
+	for (i = 0; i < 4; i++)
+		kt_done(t, rq[i]);
+	KUNIT_EXPECT_EQ(test, t->core->stats.idle_armed, 0ULL);
+	kt_end(t, 0);
+}
+
+/* RT preempts BE; within a class sync preempts async. */
+static void cs_test_core_preempt(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *be = kt_ctx(t, 10), *rt = kt_ctx(t, 11);
+	struct request *r1 = kt_read(t, 0), *r2 = kt_read(t, 128);
+	struct request *rr = kt_read(t, 1 << 24);
+
+	kt_insert(t, r1, be);
+	kt_insert(t, r2, be);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r1);
+	kt_prio(rr, IOPRIO_CLASS_RT, 4);
+	kt_insert(t, rr, rt);
+	KUNIT_EXPECT_EQ(test, t->core->stats.preempted, 1ULL);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), rr);
+	kt_done(t, r1);
+	kt_done(t, rr);
+	kt_end(t, 0);
+}
+
+/* Out of memory, requests go through the built-in queue, never freed. */
+static void cs_test_core_fallback(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10);
+	struct request *r1 = kt_read(t, 0), *r2 = kt_read(t, 128);
+
+	t->env->fail_allocs = 2;
+	kt_insert(t, r1, a);
+	kt_insert(t, r2, a);
+	KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(r1), &t->core->fallback);
+	KUNIT_EXPECT_EQ(test, t->core->stats.alloc_failed, 2ULL);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r1);
+	/* The built-in queue is async: a sync request in the driver holds it. */
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	kt_done(t, r1);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r2);
+	kt_done(t, r2);
+	/* Its own reference, and the active slot's while it is active. */
+	KUNIT_EXPECT_EQ(test, t->core->fallback.ref,
+			t->core->active == &t->core->fallback ? 2 : 1);
+	kt_end(t, 0);
+}
+
+static struct kunit_case cs_core_cases[] = {
+	KUNIT_CASE(cs_test_core_sector_order),
+	KUNIT_CASE(cs_test_core_serial_slice),
+	KUNIT_CASE(cs_test_core_idle_hit),
+	KUNIT_CASE(cs_test_core_idle_expire),
+	KUNIT_CASE(cs_test_core_requeue),
+	KUNIT_CASE(cs_test_core_ctx_exit),
+	KUNIT_CASE(cs_test_core_merge_split),
+	KUNIT_CASE(cs_test_core_group_by),
+	KUNIT_CASE(cs_test_core_parallel_turns),
+	KUNIT_CASE(cs_test_core_parallel_no_idle),
+	KUNIT_CASE(cs_test_core_preempt),
+	KUNIT_CASE(cs_test_core_fallback),
+	{}
+};
+
+static struct kunit_suite cs_core_suite = {
+	.name = "ctxsched_core",
+	.test_cases = cs_core_cases,
+};
+
+/*
+ * Item 1: a context of a merged queue exits after the merge moved it; its
+ * old queue is freed once, the merged queue keeps the others.  (The race
+ * itself, exit_icq against a merge on another CPU, is a locking matter:
+ * tests/vm/coop-churn.sh runs it under KASAN and lockdep.)
+ */
+static void cs_fix1_exit_after_merge(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct cs_queue *merged;
+	struct request *rq;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		rq = kt_read(t, i * 128);
+		kt_insert(t, rq, i & 1 ? b : a);
+		KUNIT_ASSERT_PTR_EQ(test, kt_serve(t), rq);
+		t->now += 100 * 1000;
+		kt_done(t, rq);
+	}
+	merged = kt_q(a);
+	KUNIT_ASSERT_PTR_EQ(test, kt_q(b), merged);
+	KUNIT_EXPECT_EQ(test, t->env->queues, 1);
+	b->alive = false;
+	cs_core_ctx_exit(t->core, &b->ctx);
+	KUNIT_EXPECT_NULL(test, kt_q(b));
+	KUNIT_EXPECT_EQ(test, merged->nr_members, 1U);
+	/* Exiting again (a second ->exit_icq) changes nothing. */
+	cs_core_ctx_exit(t->core, &b->ctx);
+	KUNIT_EXPECT_EQ(test, merged->nr_members, 1U);
+	kt_end(t, 0);
+}
+
+/*
+ * Item 2: a completion that ends the active slice, with work waiting,
+ * must run the queue: blk-mq would only come back after its 3 ms delay.
+ */
+static void cs_fix2_kick_at_slice_end(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *ra = kt_read(t, 0), *rb = kt_read(t, 1 << 24);
+
+	kt_insert(t, ra, a);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), ra);
+	kt_insert(t, rb, b);
+	/* a waits for its request to complete before deciding to idle. */
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	/* It completes after a's slice ended: b must go now. */
+	t->now += 150 * MS;
+	KUNIT_EXPECT_TRUE(test, kt_done(t, ra));
+	KUNIT_EXPECT_EQ(test, t->core->stats.kicks, 1ULL);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), rb);
+	kt_done(t, rb);
+	/* A completion that changes nothing does not run the queue. */
+	kt_end(t, 0);
+}
+
+/*
+ * Item 3: a requeued sync request is served at the head without a
+ * deadline of ours; however long it takes, write-back is not throttled.
+ */
+static void cs_fix3_requeue_not_late(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10);
+	struct request *r = kt_read(t, 0);
+
+	kt_insert(t, r, a);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r);
+	cs_core_requeue(t->core, r);
+	cs_core_insert(t->core, r, &a->ctx, true, t->now);
+	t->now += 500 * MS;
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r);
+	t->now += 500 * MS;
+	kt_done(t, r);
+	KUNIT_EXPECT_EQ(test, t->core->last_delayed_sync, 0ULL);
+	/* A request served from its queue after its deadline does count. */
+	r = kt_read(t, 128);
+	kt_insert(t, r, a);
+	kt_dispatch(t);
+	t->now += 200 * MS;
+	kt_done(t, r);
+	KUNIT_EXPECT_EQ(test, t->core->last_delayed_sync, t->now);
+	kt_end(t, 0);
+}
+
+/*
+ * Item 4: the callback of a cancelled window that was already running
+ * arrives after a new window was armed; it must not end the new one.
+ */
+static void cs_fix4_stale_timer(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *r = kt_read(t, 0);
+	u64 first;
+
+	kt_insert(t, r, a);
+	kt_dispatch(t);
+	kt_insert(t, kt_read(t, 1 << 24), b);
+	kt_done(t, r);
+	first = t->env->timer_at;
+	/* a's next request ends the window; the window is re-armed later. */
+	t->now += 1 * MS;
+	r = kt_read(t, 128);
+	kt_insert(t, r, a);
+	kt_dispatch(t);
+	t->now += 1 * MS;
+	kt_done(t, r);
+	KUNIT_ASSERT_EQ(test, t->core->idling, CS_IDLE_QUEUE);
+	KUNIT_ASSERT_GT(test, t->env->timer_at, first);
+	/* The first window's callback, late: nothing happens. */
+	KUNIT_EXPECT_FALSE(test, cs_core_idle_timer(t->core, first));
+	KUNIT_EXPECT_EQ(test, t->core->idling, CS_IDLE_QUEUE);
+	KUNIT_EXPECT_PTR_EQ(test, t->core->active, kt_q(a));
+	KUNIT_EXPECT_EQ(test, t->core->stats.idle_expired, 0ULL);
+	kt_end(t, 0);
+}
+
+/*
+ * Item 5: the grouping a context follows is the one stored with the
+ * generation it joined under; a tunable written alone (as sysfs once did,
+ * without the lock) regroups nobody.
+ */
+static void cs_fix5_group_by_gen(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 10);
+
+	kt_insert(t, kt_read(t, 0), a);
+	kt_insert(t, kt_read(t, 1 << 20), b);
+	WRITE_ONCE(t->core->tun[CS_T_GROUP_BY], CS_GROUP_PROCESS);
+	kt_insert(t, kt_read(t, 1 << 21), a);
+	kt_insert(t, kt_read(t, 1 << 22), b);
+	KUNIT_EXPECT_PTR_NE(test, kt_q(a), kt_q(b));
+	cs_core_set_group_by(t->core, CS_GROUP_PROCESS);
+	KUNIT_EXPECT_EQ(test, t->core->group_gen, 1U);
+	kt_insert(t, kt_read(t, 1 << 23), a);
+	kt_insert(t, kt_read(t, 1 << 24), b);
+	KUNIT_EXPECT_PTR_EQ(test, kt_q(a), kt_q(b));
+	kt_end(t, 0);
+}
+
+/* Item 6: no insert merge may fold a sync write into an async one. */
+static void cs_fix6_insert_merge(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+
+	struct request *sync_write = kt_rq(t, 0, 4, true, true);
+	struct request *async_write = kt_rq(t, 0, 4, true, false);
+	struct request *read = kt_read(t, 0);
+
+	KUNIT_EXPECT_FALSE(test, cs_core_may_insert_merge(t->core, sync_write));
+	KUNIT_EXPECT_TRUE(test, cs_core_may_insert_merge(t->core, async_write));
+	KUNIT_EXPECT_TRUE(test, cs_core_may_insert_merge(t->core, read));
+	/* With a size cap, none: they could not be checked against it. */
+	WRITE_ONCE(t->core->tun[CS_T_MAX_REQUEST_KB], 256);
+	KUNIT_EXPECT_FALSE(test, cs_core_may_insert_merge(t->core, read));
+	kt_end(t, 0);
+}
+
+/*
+ * Item 7: broken books are warned about and repaired so that requests
+ * keep moving: a request inserted twice is served once, counts that claim
+ * requests a queue does not hold stop the disk from polling.
+ */
+static void cs_fix7_repairs(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10);
+	struct request *r = kt_read(t, 0);
+	struct cs_queue *cq;
+
+	kt_insert(t, r, a);
+	kt_insert(t, r, a);
+	KUNIT_EXPECT_EQ(test, t->env->warnings, 1U);
+	KUNIT_EXPECT_EQ(test, t->core->nr_queued, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	kt_done(t, r);
+	/* A queue that says it holds a request it does not have. */
+	r = kt_read(t, 128);
+	kt_insert(t, r, a);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r);
+	cq = kt_q(a);
+	cq->queued++;
+	t->core->nr_queued++;
+	cs_busy_account(t->core, cq, 1);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	KUNIT_EXPECT_EQ(test, t->env->warnings, 2U);
+	KUNIT_EXPECT_FALSE(test, cs_core_has_work(t->core));
+	kt_done(t, r);
+	/* The built-in queue survives a count that says it is unused. */
+	cs_put_queue(t->core, &t->core->fallback);
+	KUNIT_EXPECT_EQ(test, t->core->fallback.ref, 1);
+	KUNIT_EXPECT_EQ(test, t->env->warnings, 3U);
+	KUNIT_EXPECT_GE(test, t->core->stats.repaired, 2ULL);
+	kt_end(t, 3);
+}
+
+/*
+ * Item 8: a queue that ran dry with nobody else waiting has waited since
+ * its last completion; when a competitor comes, only the rest of its idle
+ * window is left.
+ */
+static void cs_fix8_idle_charged(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct cs_kctx *c = kt_ctx(t, 12);
+	struct request *r = kt_read(t, 0), *rb = kt_read(t, 1 << 24);
+	u64 done;
+
+	kt_insert(t, r, a);
+	kt_dispatch(t);
+	kt_done(t, r);
+	done = t->now;
+	KUNIT_EXPECT_EQ(test, t->core->idling, CS_IDLE_NONE);
+	t->now += 5 * MS;
+	kt_insert(t, rb, b);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	KUNIT_EXPECT_EQ(test, t->core->idling, CS_IDLE_QUEUE);
+	KUNIT_EXPECT_EQ(test, t->env->timer_at, done + 8 * MS);
+	kt_wait(t, 3 * MS);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), rb);
+	kt_done(t, rb);
+	/* Waited longer than the window already: give way at once. */
+	t->now += 20 * MS;
+	r = kt_read(t, 1 << 25);
+	kt_insert(t, r, c);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), r);
+	kt_done(t, r);
+	kt_end(t, 0);
+}
+
+/*
+ * Item 9: a context whose requests alternate priorities (per-request
+ * ioprio) must not be sent to the back of the round robin at each one.
+ */
+static void cs_fix9_alternating_prio(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *x = kt_ctx(t, 10), *y = kt_ctx(t, 11);
+	struct cs_kctx *z = kt_ctx(t, 12);
+	struct request *rq;
+	unsigned int i, served = 0;
+	sector_t xs = 1 << 24;
+
+	for (i = 0; i < 64; i++) {
+		kt_insert(t, kt_read(t, i * 128), y);
+		kt_insert(t, kt_read(t, (2 << 24) + i * 128), z);
+	}
+	for (i = 0; i < 400 && !served; i++) {
+		rq = kt_read(t, xs);
+		xs += 128;
+		kt_prio(rq, IOPRIO_CLASS_BE, i & 1 ? 2 : 6);
+		kt_insert(t, rq, x);
+		rq = kt_dispatch(t);
+		if (rq) {
+			served += cs_rq_queue(rq) == kt_q(x);
+			kt_done(t, rq);
+		}
+		t->now += 5 * MS;
+	}
+	/* y and z get a slice each (< 400 ms of the 2 s), then x. */
+	KUNIT_EXPECT_GT(test, served, 0U);
+	KUNIT_EXPECT_LT(test, i, 120U);
+	kt_end(t, 0);
+}
+
+/*
+ * Item 10: merging needs a history, the same level, and a member whose
+ * priority changes leaves instead of re-classing the merged queue.
+ */
+static void cs_fix10_coop_guards(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct cs_kctx *lo = kt_ctx(t, 12);
+	struct request *rq;
+	sector_t pos = 0;
+	unsigned int i;
+
+	/* b's very first request lands next to a's stream: no merge. */
+	rq = kt_read(t, pos);
+	kt_insert(t, rq, a);
+	kt_dispatch(t);
+	kt_done(t, rq);
+	pos += 128;
+	rq = kt_read(t, pos);
+	kt_insert(t, rq, b);
+	KUNIT_EXPECT_PTR_NE(test, kt_q(a), kt_q(b));
+	KUNIT_EXPECT_EQ(test, t->core->stats.coop_merged, 0ULL);
+	kt_wait(t, 10 * MS);
+	rq = kt_dispatch(t);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	kt_done(t, rq);
+	/* A BE7 context on a BE4 stream does not ride on it. */
+	for (i = 0; i < 4; i++) {
+		pos += 128;
+		rq = kt_read(t, pos);
+		kt_prio(rq, IOPRIO_CLASS_BE, 7);
+		kt_insert(t, rq, lo);
+		rq = kt_dispatch(t);
+		if (rq)
+			kt_done(t, rq);
+		pos += 128;
+		rq = kt_read(t, pos);
+		kt_insert(t, rq, i & 1 ? a : b);
+		rq = kt_dispatch(t);
+		if (rq)
+			kt_done(t, rq);
+	}
+	KUNIT_EXPECT_PTR_NE(test, kt_q(lo), kt_q(a));
+	KUNIT_EXPECT_EQ(test, kt_q(lo)->level, 7U);
+	/* a and b did merge; b turning BE0 leaves, a stays at BE4. */
+	KUNIT_ASSERT_PTR_EQ(test, kt_q(a), kt_q(b));
+	pos += 128;
+	rq = kt_read(t, pos);
+	kt_prio(rq, IOPRIO_CLASS_BE, 0);
+	kt_insert(t, rq, b);
+	KUNIT_EXPECT_PTR_NE(test, kt_q(a), kt_q(b));
+	KUNIT_EXPECT_EQ(test, kt_q(a)->level, 4U);
+	KUNIT_EXPECT_EQ(test, kt_q(b)->level, 0U);
+	kt_end(t, 0);
+}
+
+static struct kunit_case cs_fixes_cases[] = {
+	KUNIT_CASE(cs_fix1_exit_after_merge),
+	KUNIT_CASE(cs_fix2_kick_at_slice_end),
+	KUNIT_CASE(cs_fix3_requeue_not_late),
+	KUNIT_CASE(cs_fix4_stale_timer),
+	KUNIT_CASE(cs_fix5_group_by_gen),
+	KUNIT_CASE(cs_fix6_insert_merge),
+	KUNIT_CASE(cs_fix7_repairs),
+	KUNIT_CASE(cs_fix8_idle_charged),
+	KUNIT_CASE(cs_fix9_alternating_prio),
+	KUNIT_CASE(cs_fix10_coop_guards),
+	{}
+};
+
+static struct kunit_suite cs_fixes_suite = {
+	.name = "ctxsched_fixes",
+	.test_cases = cs_fixes_cases,
+};

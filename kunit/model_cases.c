@@ -1,0 +1,709 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit cases for the device model (sched/model.c): synthetic completion
+ * streams of a seeking spindle, a disk where distance costs nothing, noise,
+ * A/B measurements of a spindle, an array and a disk that changes; then the
+ * whole core against fake devices in closed loop (readers that think,
+ * a device with service slots), each case checking the decision and how
+ * long it took.  Included by ctxsched_kunit.c after core_cases.c.
+ */
+
+#define KM_SEC	NSEC_PER_SEC
+
+/* A deterministic pseudo-random sequence (xorshift) for noise. */
+static u32 km_rand(u32 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* @pct percent of noise around @ns, both ways. */
+static u64 km_noisy(u32 *seed, u64 ns, unsigned int pct)
+{
+	u64 span = div_u64(ns * pct, 100);
+
+	if (!span)
+		return ns;
+	return ns - span + div64_u64((u64)km_rand(seed) * 2 * span, U32_MAX);
+}
+
+/*
+ * Requests served one at a time: @near_ns for one that continues the last,
+ * @far_ns after a jump, one far in five.  Return: samples until the model
+ * knew whether seeks cost, or 0 if it never did.
+ */
+static unsigned int km_solo_stream(struct cs_model *m, u64 *now,
+				   u64 near_ns, u64 far_ns,
+				   unsigned int noise, unsigned int n)
+{
+	u32 seed = 12345;
+	u64 pos = 0;
+	unsigned int i, known_at = 0;
+	bool solo, far;
+
+	for (i = 0; i < n; i++) {
+		far = i % 5 == 4;
+		if (far)
+			pos += 1 << 22;
+		solo = cs_model_dispatch(m, pos, 768, *now);
+		*now += km_noisy(&seed, far ? far_ns : near_ns, noise);
+		cs_model_complete(m, 768 << 9, solo, *now);
+		*now += 200 * 1000;
+		pos += 768;
+		if (!known_at && m->l.seek_known)
+			known_at = i + 1;
+	}
+	return known_at;
+}
+
+/* A spindle: far requests cost 12 ms more.  Known within 25 requests. */
+static void cs_test_model_seek_spindle(struct kunit *test)
+{
+	struct cs_model m;
+	u64 now = KM_SEC;
+	unsigned int at;
+
+	cs_model_init(&m, true, NULL, now);
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&m), CS_MODE_SERIAL);
+	at = km_solo_stream(&m, &now, 6 * MS, 18 * MS, 0, 100);
+	KUNIT_EXPECT_GT(test, at, 0U);
+	KUNIT_EXPECT_LE(test, at, 25U);
+	KUNIT_EXPECT_TRUE(test, cs_model_seek_cost(&m));
+	KUNIT_EXPECT_GE(test, cs_model_seek_ns(&m), 10 * MS);
+	KUNIT_EXPECT_LE(test, cs_model_seek_ns(&m), 14 * MS);
+	/* Seeks cost: SERIAL until a measurement says otherwise. */
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&m), CS_MODE_SERIAL);
+}
+
+/* A disk where distance costs nothing (null_blk, a virtual disk). */
+static void cs_test_model_no_seek(struct kunit *test)
+{
+	struct cs_model m;
+	u64 now = KM_SEC;
+	unsigned int at;
+
+	cs_model_init(&m, true, NULL, now);
+	at = km_solo_stream(&m, &now, 1 * MS, 1 * MS, 0, 100);
+	KUNIT_EXPECT_GT(test, at, 0U);
+	KUNIT_EXPECT_LE(test, at, 25U);
+	KUNIT_EXPECT_FALSE(test, cs_model_seek_cost(&m));
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&m), CS_MODE_PARALLEL);
+	KUNIT_EXPECT_EQ(test, cs_model_why(&m), CS_WHY_NO_SEEK_COST);
+}
+
+/*
+ * Noise of +-40% on every service time: neither disk flips its verdict
+ * over 2000 requests.
+ */
+static void cs_test_model_seek_noise(struct kunit *test)
+{
+	struct cs_model spindle, flat;
+	u64 t1 = KM_SEC, t2 = KM_SEC;
+	unsigned int i, flips = 0;
+	bool last;
+
+	cs_model_init(&spindle, true, NULL, t1);
+	cs_model_init(&flat, true, NULL, t2);
+	km_solo_stream(&spindle, &t1, 6 * MS, 18 * MS, 40, 50);
+	km_solo_stream(&flat, &t2, 1 * MS, 1 * MS, 40, 50);
+	last = cs_model_seek_cost(&flat);
+	for (i = 0; i < 40; i++) {
+		km_solo_stream(&spindle, &t1, 6 * MS, 18 * MS, 40, 50);
+		km_solo_stream(&flat, &t2, 1 * MS, 1 * MS, 40, 50);
+		KUNIT_EXPECT_TRUE(test, cs_model_seek_cost(&spindle));
+		flips += cs_model_seek_cost(&flat) != last;
+		last = cs_model_seek_cost(&flat);
+	}
+	KUNIT_EXPECT_FALSE(test, cs_model_seek_cost(&flat));
+	KUNIT_EXPECT_EQ(test, flips, 0U);
+}
+
+/*
+ * A/B: a disk with seek costs that delivers @ser MB/s in SERIAL mode and
+ * @par in PARALLEL (each +-@noise %), until @change_at, then @par2.  Ticks
+ * every ms with two queues competing.  Records when the learned mode first
+ * became @want and how often it changed.
+ */
+struct km_ab {
+	u64 ser, par, par2, change_at, secs;
+	unsigned int noise;
+	enum cs_mode want;
+	u64 reached;		/* out: s * 1000 when first at @want, or 0 */
+	unsigned int flips;	/* out: learned-mode changes */
+	enum cs_mode final;	/* out */
+};
+
+static void km_ab_run(struct km_ab *ab)
+{
+	u64 now = KM_SEC, end = KM_SEC + ab->secs * KM_SEC, rate;
+	struct cs_model m;
+	enum cs_mode last;
+	u32 seed = 777;
+
+	cs_model_init(&m, true, NULL, now);
+	m.l.seek_known = true;
+	m.l.seek_cost = true;
+	last = m.l.mode;
+	ab->reached = 0;
+	ab->flips = 0;
+	for (; now < end; now += MS) {
+		if (cs_model_mode(&m) == CS_MODE_SERIAL)
+			rate = ab->ser;
+		else
+			rate = now - KM_SEC >= ab->change_at * KM_SEC ?
+			       ab->par2 : ab->par;
+		/* MB/s over one ms, in 4 KiB pieces so noise averages. */
+		cs_model_complete(&m, km_noisy(&seed, rate * 1000, ab->noise),
+				  false, now);
+		cs_model_tick(&m, true, now);
+		if (m.l.mode != last)
+			ab->flips++;
+		last = m.l.mode;
+		if (!ab->reached && m.ab == CS_AB_HOLD && m.l.mode == ab->want &&
+		    m.l.why == CS_WHY_AB)
+			ab->reached = div_u64(now - KM_SEC, MS);
+	}
+	ab->final = m.l.mode;
+}
+
+/* A spindle: SERIAL delivers three times more; confirmed, never flips. */
+static void cs_test_model_ab_spindle(struct kunit *test)
+{
+	struct km_ab ab = { .ser = 60, .par = 20, .par2 = 20, .secs = 200,
+			    .noise = 15, .want = CS_MODE_SERIAL };
+
+	km_ab_run(&ab);
+	KUNIT_EXPECT_GT(test, ab.reached, 0ULL);
+	KUNIT_EXPECT_LE(test, ab.reached, 2000ULL);
+	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_SERIAL);
+	KUNIT_EXPECT_EQ(test, ab.flips, 0U);
+}
+
+/* A 12-way array: PARALLEL delivers 2.7 times more. */
+static void cs_test_model_ab_array(struct kunit *test)
+{
+	struct km_ab ab = { .ser = 44, .par = 120, .par2 = 120, .secs = 200,
+			    .noise = 15, .want = CS_MODE_PARALLEL };
+
+	km_ab_run(&ab);
+	KUNIT_EXPECT_GT(test, ab.reached, 0ULL);
+	KUNIT_EXPECT_LE(test, ab.reached, 2000ULL);
+	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
+	KUNIT_EXPECT_EQ(test, ab.flips, 1U);
+}
+
+/* Within the margin (5%) and noisy: no verdict, and no flapping. */
+static void cs_test_model_ab_close(struct kunit *test)
+{
+	struct km_ab ab = { .ser = 100, .par = 105, .par2 = 105, .secs = 300,
+			    .noise = 20, .want = CS_MODE_PARALLEL };
+
+	km_ab_run(&ab);
+	KUNIT_EXPECT_LE(test, ab.flips, 2U);
+}
+
+/* An array that degrades after 30 s (PARALLEL now 30 < SERIAL 44). */
+static void cs_test_model_ab_changes(struct kunit *test)
+{
+	struct km_ab ab = { .ser = 44, .par = 120, .par2 = 30,
+			    .change_at = 30, .secs = 150, .noise = 10,
+			    .want = CS_MODE_PARALLEL };
+
+	km_ab_run(&ab);
+	KUNIT_EXPECT_LE(test, ab.reached, 2000ULL);
+	/* Re-learnt within one longest hold (80 s) plus a measurement. */
+	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_SERIAL);
+	KUNIT_EXPECT_EQ(test, ab.flips, 2U);
+}
+
+/*
+ * Two requests in the driver against one: a disk that serves them side
+ * by side doubles its rate per busy second, a serial one does not.
+ */
+static void cs_test_model_gain(struct kunit *test)
+{
+	struct cs_model ser, par;
+	bool s1, s2, p1, p2;
+	u64 now = KM_SEC;
+	unsigned int i;
+
+	cs_model_init(&ser, true, NULL, now);
+	cs_model_init(&par, true, NULL, now);
+	for (i = 0; i < 2000; i++) {
+		/* One request alone, then two together, in turn. */
+		s1 = cs_model_dispatch(&ser, 0, 128, now);
+		p1 = cs_model_dispatch(&par, 0, 128, now);
+		if (i & 1) {
+			s2 = cs_model_dispatch(&ser, 1 << 20, 128, now);
+			p2 = cs_model_dispatch(&par, 1 << 20, 128, now);
+			/* serial: the two take 2 ms; parallel: 1 ms. */
+			cs_model_complete(&ser, 65536, s1, now + MS);
+			cs_model_complete(&ser, 65536, s2, now + 2 * MS);
+			cs_model_complete(&par, 65536, p1, now + MS);
+			cs_model_complete(&par, 65536, p2, now + MS);
+			now += 2 * MS;
+		} else {
+			cs_model_complete(&ser, 65536, s1, now + MS);
+			cs_model_complete(&par, 65536, p1, now + MS);
+			now += MS;
+		}
+		now += 100 * 1000;
+		cs_model_tick(&ser, false, now);
+		cs_model_tick(&par, false, now);
+	}
+	KUNIT_EXPECT_TRUE(test, ser.l.gain_known);
+	KUNIT_EXPECT_TRUE(test, par.l.gain_known);
+	KUNIT_EXPECT_LT(test, ser.l.gain, (u32)CS_MODEL_GAIN_OFF);
+	KUNIT_EXPECT_GT(test, par.l.gain, (u32)CS_MODEL_GAIN_ON);
+	KUNIT_EXPECT_FALSE(test, ser.l.parallel);
+	KUNIT_EXPECT_TRUE(test, par.l.parallel);
+}
+
+/* The device_mode tunable wins; auto starts over from the prior. */
+static void cs_test_model_force(struct kunit *test)
+{
+	struct cs_model m;
+	u64 now = KM_SEC;
+
+	cs_model_init(&m, true, NULL, now);
+	km_solo_stream(&m, &now, 1 * MS, 1 * MS, 0, 50);
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&m), CS_MODE_PARALLEL);
+	cs_model_force(&m, CS_FORCE_SERIAL, now);
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&m), CS_MODE_SERIAL);
+	KUNIT_EXPECT_FALSE(test, cs_model_parallel(&m));
+	cs_model_force(&m, CS_FORCE_AUTO, now);
+	KUNIT_EXPECT_FALSE(test, m.l.seek_known);
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&m), CS_MODE_SERIAL);
+	cs_model_force(&m, CS_FORCE_PARALLEL, now);
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&m), CS_MODE_PARALLEL);
+	KUNIT_EXPECT_TRUE(test, cs_model_parallel(&m));
+}
+
+/*
+ * The whole core in closed loop.  Readers keep one request in flight, each
+ * in its own far area, and think @think ns after each completion.  The
+ * device has @slots service slots; a request takes @xfer ns, plus @seek
+ * ns when it does not continue the request its slot served last.  With
+ * @striped, stream i is served by slot i % slots (an array where each
+ * stream keeps to its spindles); otherwise any free slot serves.
+ * Dispatch runs as blk-mq runs it: after an insert, when the core asks
+ * (a kick), 3 ms after a dispatch that found work it could not take, and
+ * when a full device frees a slot.
+ */
+#define KL_READERS	8
+#define KL_SLOTS	8
+
+struct kl_dev {
+	unsigned int slots;
+	bool striped;
+	u64 xfer, seek, think;
+};
+
+struct kl_reader {
+	struct cs_kctx *c;
+	struct request *rq;
+	sector_t pos;
+	u64 submit_at;		/* U64_MAX: waiting for a completion */
+	u64 bytes;
+	int prio_level;
+};
+
+struct kl_slot {
+	struct request *rq;
+	u64 done_at;
+	sector_t last_end;
+};
+
+struct kl_run {
+	struct kt *t;		/* NULL: a plain FIFO instead of ctxsched */
+	const struct kl_dev *dev;
+	struct kl_reader r[KL_READERS];
+	unsigned int nr;
+	struct kl_slot slot[KL_SLOTS];
+	struct list_head fifo;
+	u64 now, rerun_at;
+	unsigned int in_flight;
+	bool stopping;
+	u64 mode_at;		/* out: when the mode last changed */
+};
+
+static unsigned int kl_reader_of(struct kl_run *k, struct request *rq)
+{
+	unsigned int i;
+
+	for (i = 0; i < k->nr; i++)
+		if (k->r[i].rq == rq)
+			return i;
+	return 0;
+}
+
+static struct request *kl_sched_dispatch(struct kl_run *k)
+{
+	struct request *rq;
+
+	if (k->t) {
+		k->t->now = k->now;
+		return kt_dispatch(k->t);
+	}
+	rq = list_first_entry_or_null(&k->fifo, struct request, queuelist);
+	if (rq)
+		list_del_init(&rq->queuelist);
+	return rq;
+}
+
+static bool kl_has_work(struct kl_run *k)
+{
+	return k->t ? cs_core_has_work(k->t->core) : !list_empty(&k->fifo);
+}
+
+/* Start @rq on a free slot (the stream's slot when striped). */
+static bool kl_start(struct kl_run *k, struct request *rq)
+{
+	const struct kl_dev *d = k->dev;
+	unsigned int i = kl_reader_of(k, rq), s;
+	struct kl_slot *sl;
+
+	s = d->striped ? i % d->slots : 0;
+	for (; s < d->slots && k->slot[s].rq; s++)
+		if (d->striped)
+			return false;
+	if (s >= d->slots)
+		return false;
+	sl = &k->slot[s];
+	sl->rq = rq;
+	sl->done_at = k->now + d->xfer +
+		      (blk_rq_pos(rq) == sl->last_end ? 0 : d->seek);
+	sl->last_end = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	k->in_flight++;
+	return true;
+}
+
+static bool kl_full(struct kl_run *k)
+{
+	return k->in_flight >= k->dev->slots;
+}
+
+/* One run of the hardware queue. */
+static void kl_run_queue(struct kl_run *k)
+{
+	struct request *rq;
+
+	while (!kl_full(k)) {
+		rq = kl_sched_dispatch(k);
+		if (!rq) {
+			if (kl_has_work(k) && k->rerun_at == U64_MAX)
+				k->rerun_at = k->now + 3 * MS;
+			return;
+		}
+		if (!kl_start(k, rq)) {
+			/* Its spindle is busy: the driver holds it back. */
+			list_add(&rq->queuelist, &k->fifo);
+			return;
+		}
+	}
+}
+
+static void kl_submit(struct kl_run *k, struct kl_reader *r)
+{
+	struct cs_krq *krq = kzalloc(sizeof(*krq), GFP_KERNEL);
+	struct request *rq;
+
+	r->submit_at = U64_MAX;
+	if (!krq)
+		return;
+	rq = &krq->rq;
+	rq->__sector = r->pos;
+	rq->__data_len = 64 << 10;
+	rq->cmd_flags = REQ_OP_READ;
+	krq->ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, r->prio_level);
+	INIT_LIST_HEAD(&rq->queuelist);
+	RB_CLEAR_NODE(&rq->rb_node);
+	r->rq = rq;
+	r->pos += 128;
+	if (k->t) {
+		k->t->now = k->now;
+		kt_insert(k->t, rq, r->c);
+	} else {
+		list_add_tail(&rq->queuelist, &k->fifo);
+	}
+	kl_run_queue(k);
+}
+
+/* Start requests the driver held back (striped devices). */
+static void kl_restart_held(struct kl_run *k)
+{
+	struct request *rq, *n;
+
+	if (k->t)
+		list_for_each_entry_safe(rq, n, &k->fifo, queuelist) {
+			list_del_init(&rq->queuelist);
+			if (!kl_start(k, rq))
+				list_add(&rq->queuelist, &k->fifo);
+			break;
+		}
+}
+
+static void kl_complete(struct kl_run *k, struct kl_slot *sl)
+{
+	struct request *rq = sl->rq;
+	struct kl_reader *r = &k->r[kl_reader_of(k, rq)];
+	bool was_full = kl_full(k), kick = false;
+
+	sl->rq = NULL;
+	k->in_flight--;
+	r->bytes += blk_rq_bytes(rq);
+	r->submit_at = k->stopping ? U64_MAX : k->now + k->dev->think;
+	r->rq = NULL;
+	if (k->t) {
+		k->t->now = k->now;
+		kick = kt_done(k->t, rq);
+	}
+	kfree(container_of(rq, struct cs_krq, rq));
+	kl_restart_held(k);
+	if (kick || was_full || (!k->t && kl_has_work(k)))
+		kl_run_queue(k);
+}
+
+/* Run for @secs; return bytes per second of all readers. */
+static u64 kl_loop(struct kl_run *k, u64 secs)
+{
+	u64 end = k->now + secs * KM_SEC, next, total = 0;
+	enum cs_mode mode = CS_MODE_SERIAL;
+	unsigned int i, which;
+	int kind;
+
+	if (k->t)
+		mode = cs_model_mode(&k->t->core->model);
+	while (k->now < end) {
+		next = U64_MAX;
+		kind = -1;
+		which = 0;
+		for (i = 0; i < k->nr; i++)
+			if (k->r[i].submit_at < next) {
+				next = k->r[i].submit_at;
+				kind = 0;
+				which = i;
+			}
+		for (i = 0; i < k->dev->slots; i++)
+			if (k->slot[i].rq && k->slot[i].done_at < next) {
+				next = k->slot[i].done_at;
+				kind = 1;
+				which = i;
+			}
+		if (k->t && k->t->env->timer_armed &&
+		    k->t->env->timer_at < next) {
+			next = k->t->env->timer_at;
+			kind = 2;
+		}
+		if (k->rerun_at < next) {
+			next = k->rerun_at;
+			kind = 3;
+		}
+		if (kind < 0)
+			break;
+		k->now = max(k->now, next);
+		switch (kind) {
+		case 0:
+			kl_submit(k, &k->r[which]);
+			break;
+		case 1:
+			kl_complete(k, &k->slot[which]);
+			break;
+		case 2:
+			k->t->env->timer_armed = false;
+			if (cs_core_idle_timer(k->t->core, k->now))
+				kl_run_queue(k);
+			break;
+		default:
+			k->rerun_at = U64_MAX;
+			kl_run_queue(k);
+			break;
+		}
+		if (k->t && cs_model_mode(&k->t->core->model) != mode) {
+			mode = cs_model_mode(&k->t->core->model);
+			k->mode_at = k->now;
+		}
+	}
+	for (i = 0; i < k->nr; i++)
+		total += k->r[i].bytes;
+	return div64_u64(total, secs);
+}
+
+static void kl_setup(struct kunit *test, struct kl_run *k,
+		     const struct kl_dev *dev, unsigned int readers, bool ours)
+{
+	unsigned int i;
+
+	memset(k, 0, sizeof(*k));
+	k->dev = dev;
+	k->nr = readers;
+	k->now = 1000 * MS;
+	k->rerun_at = U64_MAX;
+	INIT_LIST_HEAD(&k->fifo);
+	if (ours)
+		k->t = kt_new(test, CS_FORCE_AUTO);
+	for (i = 0; i < readers; i++) {
+		if (ours)
+			k->r[i].c = kt_ctx(k->t, 100 + i);
+		k->r[i].pos = (sector_t)i << 26;
+		k->r[i].submit_at = k->now + i * 1000;
+		k->r[i].prio_level = CS_DEFAULT_LEVEL;
+	}
+}
+
+/* Stop the readers, serve what is left and tear the core down. */
+static void kl_finish(struct kl_run *k)
+{
+	unsigned int i, rounds = 0;
+	bool busy = true;
+
+	k->stopping = true;
+	while (busy && rounds++ < 100000) {
+		busy = false;
+		for (i = 0; i < k->dev->slots; i++) {
+			if (k->slot[i].rq) {
+				k->now = max(k->now, k->slot[i].done_at);
+				kl_complete(k, &k->slot[i]);
+				busy = true;
+			}
+		}
+		if (k->t && k->t->env->timer_armed) {
+			k->now = max(k->now, k->t->env->timer_at);
+			k->t->env->timer_armed = false;
+			cs_core_idle_timer(k->t->core, k->now);
+			busy = true;
+		}
+		kl_run_queue(k);
+		busy |= k->in_flight || kl_has_work(k);
+	}
+	if (k->t)
+		kt_end(k->t, 0);
+}
+
+/*
+ * Issue 11's serialising null_blk: one request at a time, 1 ms each, no
+ * seek cost, eight readers.  Idling there only loses: ctxsched must reach
+ * 0.95 of FIFO, and find out within a second.
+ */
+static void cs_test_loop_serial_noseek(struct kunit *test)
+{
+	static const struct kl_dev dev = { .slots = 1, .xfer = 1 * MS,
+					   .seek = 0, .think = 300 * 1000 };
+	struct kl_run *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	u64 fifo, ours;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	kl_setup(test, k, &dev, 8, false);
+	fifo = kl_loop(k, 5);
+	kl_finish(k);
+	kl_setup(test, k, &dev, 8, true);
+	ours = kl_loop(k, 5);
+	KUNIT_EXPECT_GE(test, ours * 100, fifo * 95);
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&k->t->core->model),
+			CS_MODE_PARALLEL);
+	KUNIT_EXPECT_LE(test, k->mode_at, 2000 * MS);
+	kl_finish(k);
+}
+
+/*
+ * A spindle: far requests cost 8 ms more than a 1 ms transfer.  Four
+ * sequential readers: idling keeps each stream's requests together, well
+ * ahead of FIFO, and SERIAL stays.
+ */
+static void cs_test_loop_spindle(struct kunit *test)
+{
+	static const struct kl_dev dev = { .slots = 1, .xfer = 1 * MS,
+					   .seek = 8 * MS,
+					   .think = 300 * 1000 };
+	struct kl_run *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	u64 fifo, ours;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	kl_setup(test, k, &dev, 4, false);
+	fifo = kl_loop(k, 10);
+	kl_finish(k);
+	kl_setup(test, k, &dev, 4, true);
+	ours = kl_loop(k, 10);
+	KUNIT_EXPECT_GE(test, ours * 10, fifo * 30);
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&k->t->core->model),
+			CS_MODE_SERIAL);
+	KUNIT_EXPECT_TRUE(test, k->t->core->model.l.seek_cost);
+	kl_finish(k);
+}
+
+/*
+ * An array of eight spindles, each stream on its own: far requests cost
+ * seeks, but eight are served at once.  The A/B measurement must find
+ * PARALLEL and ctxsched reach 0.9 of FIFO over 10 s including learning.
+ */
+static void cs_test_loop_array(struct kunit *test)
+{
+	static const struct kl_dev dev = { .slots = 8, .striped = true,
+					   .xfer = 2 * MS, .seek = 8 * MS,
+					   .think = 300 * 1000 };
+	struct kl_run *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	u64 fifo, ours;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	kl_setup(test, k, &dev, 8, false);
+	fifo = kl_loop(k, 10);
+	kl_finish(k);
+	kl_setup(test, k, &dev, 8, true);
+	ours = kl_loop(k, 10);
+	kunit_info(test, "array: fifo %llu ours %llu mode at %llu ms why %d pairs %u r0 %u\n",
+		   fifo, ours, k->mode_at / MS, k->t->core->model.l.why,
+		   k->t->core->model.ab_pairs, k->t->core->model.ab_ratios[0]);
+	KUNIT_EXPECT_GE(test, ours * 10, fifo * 9);
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&k->t->core->model),
+			CS_MODE_PARALLEL);
+	KUNIT_EXPECT_EQ(test, k->t->core->model.l.why, CS_WHY_AB);
+	KUNIT_EXPECT_LE(test, k->mode_at, 4000 * MS);
+	kl_finish(k);
+}
+
+/*
+ * Priorities where distance costs nothing but one request is served at a
+ * time: -n0 against -n7 keep a ratio near their slices' (4.5) by idling
+ * for the higher one, although the mode is PARALLEL.
+ */
+static void cs_test_loop_prio_keep_share(struct kunit *test)
+{
+	static const struct kl_dev dev = { .slots = 1, .xfer = 1 * MS,
+					   .seek = 0, .think = 300 * 1000 };
+	struct kl_run *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	kl_setup(test, k, &dev, 2, true);
+	k->r[0].prio_level = 0;
+	k->r[1].prio_level = 7;
+	kl_loop(k, 10);
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&k->t->core->model),
+			CS_MODE_PARALLEL);
+	KUNIT_EXPECT_GE(test, k->r[0].bytes * 10, k->r[1].bytes * 30);
+	KUNIT_EXPECT_LE(test, k->r[0].bytes * 10, k->r[1].bytes * 70);
+	kl_finish(k);
+}
+
+static struct kunit_case cs_model_cases[] = {
+	KUNIT_CASE(cs_test_model_seek_spindle),
+	KUNIT_CASE(cs_test_model_no_seek),
+	KUNIT_CASE(cs_test_model_seek_noise),
+	KUNIT_CASE(cs_test_model_ab_spindle),
+	KUNIT_CASE(cs_test_model_ab_array),
+	KUNIT_CASE(cs_test_model_ab_close),
+	KUNIT_CASE(cs_test_model_ab_changes),
+	KUNIT_CASE(cs_test_model_gain),
+	KUNIT_CASE(cs_test_model_force),
+	KUNIT_CASE(cs_test_loop_serial_noseek),
+	KUNIT_CASE(cs_test_loop_spindle),
+	KUNIT_CASE(cs_test_loop_array),
+	KUNIT_CASE(cs_test_loop_prio_keep_share),
+	{}
+};
+
+static struct kunit_suite cs_model_suite = {
+	.name = "ctxsched_model",
+	.test_cases = cs_model_cases,
+};

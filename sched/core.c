@@ -1,0 +1,1311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduling core: the way of a request through ctxsched, from insert
+ * to dispatch to completion, and the decisions on that way.
+ *
+ * Every sync request belongs to the queue of the I/O context that issued
+ * it (members.c says which); async requests (write-back) share one queue
+ * per class and level.  A queue with requests waits on its class's round
+ * robin; the first queue of the highest class with work becomes active
+ * and owns the disk for a time slice whose length depends on its level
+ * (policy.c).  The active queue dispatches its requests in sector order,
+ * an expired one first (once per slice).
+ *
+ * How much the active queue owns the disk depends on the device model's
+ * mode (model.c).  In SERIAL mode, as CFQ on a single spindle: up to
+ * quantum requests in the driver while others wait, and when a sync queue
+ * runs dry before its slice ends it may keep the disk for slice_idle in
+ * the hope that its context issues the next request.  In PARALLEL mode the
+ * core is work-conserving: a queue that has nothing queued gives way at
+ * once, a queue with a backlog gives way after a request budget that
+ * grows with its priority, and nothing caps how many requests the driver
+ * holds.
+ *
+ * Requests inserted at head (requeues, flush sequences) go first,
+ * unscheduled.  All of it runs under the lock of the core's owner; times
+ * are passed in.
+ */
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+
+#include "core.h"
+#include "rq.h"
+
+/**
+ * cs_prio_of() - class and level of an I/O priority
+ * @ioprio: the priority (IOPRIO_PRIO_VALUE)
+ * @pclass: the class it maps to
+ * @level: the level it maps to
+ */
+void cs_prio_of(unsigned short ioprio, enum cs_prio_class *pclass,
+		unsigned int *level)
+{
+	switch (IOPRIO_PRIO_CLASS(ioprio)) {
+	case IOPRIO_CLASS_RT:
+		*pclass = CS_CLASS_RT;
+		*level = IOPRIO_PRIO_DATA(ioprio) & (CS_NR_LEVELS - 1);
+		break;
+	case IOPRIO_CLASS_IDLE:
+		*pclass = CS_CLASS_IDLE;
+		*level = CS_NR_LEVELS - 1;
+		break;
+	case IOPRIO_CLASS_BE:
+		*pclass = CS_CLASS_BE;
+		*level = IOPRIO_PRIO_DATA(ioprio) & (CS_NR_LEVELS - 1);
+		break;
+	default:
+		/* Unset: the block layer normally resolves this at submit. */
+		*pclass = CS_CLASS_BE;
+		*level = CS_DEFAULT_LEVEL;
+		break;
+	}
+}
+
+static void cs_queue_setup(struct cs_core *core, struct cs_queue *cq,
+			   bool sync, enum cs_prio_class pclass,
+			   unsigned int level)
+{
+	cq->core = core;
+	cq->flags = sync ? CSQ_SYNC : 0;
+	cq->prio_class = pclass;
+	cq->level = level;
+	cq->sort = RB_ROOT;
+	INIT_LIST_HEAD(&cq->fifo);
+	INIT_LIST_HEAD(&cq->rr);
+	INIT_LIST_HEAD(&cq->members);
+	INIT_HLIST_NODE(&cq->key_node);
+	cq->pid = cs_env_pid();
+}
+
+/**
+ * cs_alloc_queue() - allocate a queue, without references
+ * @core: the scheduler
+ * @sync: a sync queue
+ * @pclass: its class
+ * @level: its level
+ *
+ * Return: the queue, or NULL when out of memory.
+ */
+struct cs_queue *cs_alloc_queue(struct cs_core *core, bool sync,
+				enum cs_prio_class pclass, unsigned int level)
+{
+	struct cs_queue *cq = cs_env_alloc_queue(core);
+
+	if (!cq) {
+		core->stats.alloc_failed++;
+		return NULL;
+	}
+	cs_queue_setup(core, cq, sync, pclass, level);
+	return cq;
+}
+
+/**
+ * cs_put_queue() - drop a reference to a queue, freeing it with the last
+ * @core: the scheduler
+ * @cq: the queue
+ *
+ * The built-in fallback queue is never freed, even if its count says so.
+ */
+void cs_put_queue(struct cs_core *core, struct cs_queue *cq)
+{
+	if (cs_env_warn_on(core, cq->ref <= 0))
+		return;
+	if (--cq->ref)
+		return;
+	if (cs_env_warn_on(core, cq->flags & CSQ_FALLBACK)) {
+		cq->ref = 1;
+		return;
+	}
+	cs_env_warn_on(core, cq->queued || cq->dispatched ||
+		       !list_empty(&cq->rr) || !list_empty(&cq->members) ||
+		       core->active == cq);
+	cs_unkey(core, cq);
+	cs_env_free_queue(core, cq);
+}
+
+/**
+ * cs_rr_del() - take a queue off its class's round robin
+ * @core: the scheduler
+ * @cq: the queue
+ */
+void cs_rr_del(struct cs_core *core, struct cs_queue *cq)
+{
+	if (cq->flags & CSQ_ON_RR) {
+		list_del_init(&cq->rr);
+		cq->flags &= ~CSQ_ON_RR;
+	}
+}
+
+/**
+ * cs_rr_add() - put a queue on its class's round robin
+ * @core: the scheduler
+ * @cq: the queue
+ * @front: first in line (a preempted queue) rather than last
+ */
+void cs_rr_add(struct cs_core *core, struct cs_queue *cq, bool front)
+{
+	if (cq->flags & CSQ_ON_RR)
+		list_del(&cq->rr);
+	if (front)
+		list_add(&cq->rr, &core->rr[cq->prio_class]);
+	else
+		list_add_tail(&cq->rr, &core->rr[cq->prio_class]);
+	cq->flags |= CSQ_ON_RR;
+}
+
+/**
+ * cs_busy_account() - count a queue in or out of its class's busy queues
+ * @core: the scheduler
+ * @cq: the queue, which gained its first or lost its last queued request
+ * @d: +1 or -1
+ */
+void cs_busy_account(struct cs_core *core, struct cs_queue *cq, int d)
+{
+	core->nr_busy[cq->prio_class] += d;
+	core->nr_busy_level[cq->prio_class][cq->level] += d;
+	if (cs_queue_sync(cq))
+		core->nr_busy_sync[cq->prio_class] += d;
+}
+
+/*
+ * A sync queue is present while it has requests queued or in the driver;
+ * two present sync queues are what the device model measures under.
+ */
+static void cs_present(struct cs_core *core, struct cs_queue *cq,
+		       unsigned int before)
+{
+	unsigned int after = cq->queued + cq->dispatched;
+
+	if (!cs_queue_sync(cq) || !before == !after)
+		return;
+	if (after)
+		core->nr_present_sync++;
+	else
+		core->nr_present_sync--;
+}
+
+static bool cs_prio_higher(enum cs_prio_class c1, unsigned int l1,
+			   enum cs_prio_class c2, unsigned int l2)
+{
+	return c1 != c2 ? c1 < c2 : l1 < l2;
+}
+
+/*
+ * A new request may change a sync queue's class or level (ionice, or a
+ * per-request priority from io_uring, aio or blk-ioprio).  An idle queue
+ * takes the new priority; a busy one only a higher one, and keeps its place
+ * on the round robin unless its class changes: a context that alternates
+ * priorities per request must not be sent to the back of the line at each
+ * request, nor take a low priority while requests of a high one wait.
+ * A context whose priority differs from its merged queue's leaves it
+ * instead (members.c).
+ */
+static void cs_update_prio(struct cs_core *core, struct cs_queue *cq,
+			   struct request *rq)
+{
+	bool idle = !cq->queued && !cq->dispatched;
+	enum cs_prio_class pclass;
+	unsigned int level;
+
+	if (!cs_queue_sync(cq) || (cq->flags & CSQ_FALLBACK))
+		return;
+	cs_prio_of(cs_env_rq_ioprio(rq), &pclass, &level);
+	if (pclass == cq->prio_class && level == cq->level)
+		return;
+	if (!idle && !cs_prio_higher(pclass, level, cq->prio_class, cq->level))
+		return;
+	if (cq->queued)
+		cs_busy_account(core, cq, -1);
+	if (pclass != cq->prio_class && (cq->flags & CSQ_ON_RR)) {
+		cq->prio_class = pclass;
+		cs_rr_add(core, cq, false);
+	}
+	cq->prio_class = pclass;
+	cq->level = level;
+	if (cq->queued)
+		cs_busy_account(core, cq, 1);
+	cs_log_q(core, cq, "prio %c%u", cs_class_char(cq), level);
+}
+
+/* The queue a new request belongs to, with a reference for it. */
+static struct cs_queue *cs_queue_for_rq(struct cs_core *core,
+					struct request *rq,
+					struct cs_ctx *ctx)
+{
+	struct cs_queue *cq, **slot;
+	enum cs_prio_class pclass;
+	unsigned int level;
+
+	cs_prio_of(cs_env_rq_ioprio(rq), &pclass, &level);
+	if (rq_is_sync(rq) && ctx) {
+		cq = cs_sync_queue(core, ctx, pclass, level);
+		if (!cq)
+			goto fallback;
+	} else {
+		slot = &core->async_q[pclass][level];
+		cq = *slot;
+		if (!cq) {
+			cq = cs_alloc_queue(core, false, pclass, level);
+			if (!cq)
+				goto fallback;
+			cq->ref = 1;		/* the slot's */
+			*slot = cq;
+		}
+	}
+	cq->ref++;
+	return cq;
+
+fallback:
+	cq = &core->fallback;
+	cq->ref++;
+	return cq;
+}
+
+/**
+ * cs_core_bio_queue() - the queue a bio would join, without creating one
+ * @core: the scheduler
+ * @ctx: the submitting context's part, or NULL
+ * @sync: the bio is sync
+ * @ioprio: the bio's priority
+ *
+ * Return: the queue, or NULL if it does not exist yet.
+ */
+struct cs_queue *cs_core_bio_queue(struct cs_core *core, struct cs_ctx *ctx,
+				   bool sync, unsigned short ioprio)
+{
+	enum cs_prio_class pclass;
+	unsigned int level;
+
+	cs_env_lock_held(core);
+
+	if (sync)
+		return ctx ? ctx->sync_q : NULL;
+	cs_prio_of(ioprio, &pclass, &level);
+	return core->async_q[pclass][level];
+}
+
+static void cs_cancel_idle(struct cs_core *core)
+{
+	if (core->idling == CS_IDLE_NONE)
+		return;
+	/* A callback already running finds CS_IDLE_NONE and does nothing. */
+	cs_env_timer_cancel(core);
+	core->idling = CS_IDLE_NONE;
+}
+
+/* Arm the idle timer for @kind until @until. */
+static void cs_start_idle(struct cs_core *core, enum cs_idle kind, u64 until)
+{
+	core->idling = kind;
+	core->idle_until = until;
+	cs_env_timer_arm(core, until);
+}
+
+/* End the active queue's slice; a preempted queue goes first next time. */
+static void cs_expire(struct cs_core *core, bool preempted)
+{
+	struct cs_queue *cq = core->active;
+
+	cs_cancel_idle(core);
+	core->active = NULL;
+	cs_log_q(core, cq, "slice expired%s dispatched=%u", preempted ?
+		 " (preempted)" : "", cq->slice_dispatch);
+	cq->slice_end = 0;
+	cq->slice_dispatch = 0;
+	cq->flags &= ~CSQ_FIFO_USED;
+	if (cq->queued)
+		cs_rr_add(core, cq, preempted);
+	cs_put_queue(core, cq);
+}
+
+/**
+ * cs_expire_active() - end the active queue's slice now
+ * @core: the scheduler
+ */
+void cs_expire_active(struct cs_core *core)
+{
+	if (core->active)
+		cs_expire(core, false);
+}
+
+static bool cs_should_preempt_active(struct cs_core *core,
+				     struct cs_queue *cq)
+{
+	struct cs_queue *active = core->active;
+	struct cs_preempt_input in;
+
+	if (!active || active == cq)
+		return false;
+	in.new_class = cq->prio_class;
+	in.new_sync = cs_queue_sync(cq);
+	in.active_class = active->prio_class;
+	in.active_sync = cs_queue_sync(active);
+	return cs_should_preempt(&in);
+}
+
+static u64 cs_deadline(struct cs_core *core, struct cs_queue *cq, u64 now)
+{
+	return now + cs_tun(core, cs_queue_sync(cq) ? CS_T_FIFO_EXPIRE_SYNC :
+						      CS_T_FIFO_EXPIRE_ASYNC);
+}
+
+/**
+ * cs_sort_add() - insert a request into a queue's sort tree
+ * @cq: the queue
+ * @rq: the request; it goes after requests with the same start sector
+ */
+void cs_sort_add(struct cs_queue *cq, struct request *rq)
+{
+	struct rb_node **p = &cq->sort.rb_node, *parent = NULL;
+	struct request *cur;
+
+	while (*p) {
+		parent = *p;
+		cur = rb_entry(parent, struct request, rb_node);
+		if (blk_rq_pos(rq) < blk_rq_pos(cur))
+			p = &parent->rb_left;
+		else
+			p = &parent->rb_right;
+	}
+	rb_link_node(&rq->rb_node, parent, p);
+	rb_insert_color(&rq->rb_node, &cq->sort);
+}
+
+static void cs_sort_del(struct cs_queue *cq, struct request *rq)
+{
+	rb_erase(&rq->rb_node, &cq->sort);
+	RB_CLEAR_NODE(&rq->rb_node);
+}
+
+/* Queue @rq in @cq: sort tree, FIFO, counts.  No policy. */
+static void cs_enqueue(struct cs_core *core, struct cs_queue *cq,
+		       struct request *rq)
+{
+	unsigned int before = cq->queued + cq->dispatched;
+
+	cs_sort_add(cq, rq);
+	list_add_tail(&rq->queuelist, &cq->fifo);
+	cs_rq_move(rq, CS_RQ_QUEUED);
+	core->nr_queued++;
+	if (!cq->queued++) {
+		cs_busy_account(core, cq, 1);
+		if (core->active != cq)
+			cs_rr_add(core, cq, false);
+	}
+	cs_present(core, cq, before);
+}
+
+/* Take queued @rq out of @cq.  The caller decides where it goes. */
+static void cs_dequeue(struct cs_core *core, struct cs_queue *cq,
+		       struct request *rq)
+{
+	unsigned int before = cq->queued + cq->dispatched;
+
+	list_del_init(&rq->queuelist);
+	cs_sort_del(cq, rq);
+	cs_env_rq_unlisted(core, rq);
+	core->nr_queued--;
+	cs_rq_move(rq, 0);
+	if (!--cq->queued) {
+		cs_busy_account(core, cq, -1);
+		cs_rr_del(core, cq);
+	}
+	cs_present(core, cq, before);
+}
+
+/*
+ * The active queue ran dry and a context of it thinks: whether to wait
+ * for it.
+ */
+static enum cs_idle cs_idle_for(struct cs_core *core, struct cs_queue *cq)
+{
+	struct cs_idle_input in;
+	unsigned int other = 0, l;
+	enum cs_prio_class c;
+
+	if (!cs_queue_sync(cq) || (cq->flags & CSQ_FALLBACK))
+		return CS_IDLE_NONE;
+	in.idle_pays = cs_model_mode(&core->model) == CS_MODE_SERIAL;
+	in.keep_share = false;
+	if (!in.idle_pays && !cs_model_parallel(&core->model)) {
+		/* Busy queues of another weight than @cq's. */
+		for (c = CS_CLASS_RT; c < CS_NR_CLASSES; c++) {
+			if (c != cq->prio_class) {
+				other += core->nr_busy[c];
+				continue;
+			}
+			for (l = 0; l < CS_NR_LEVELS; l++)
+				if (l != cq->level)
+					other += core->nr_busy_level[c][l];
+		}
+		in.keep_share = other;
+	}
+	if (!in.idle_pays && !in.keep_share)
+		return CS_IDLE_NONE;
+	in.sync = true;
+	in.ctx_alive = cs_members_alive(cq);
+	in.seeky = cs_seeky(&cq->seek);
+	in.ttime_valid = cs_ttime_valid(&cq->ttime);
+	in.ttime_mean = cq->ttime.mean;
+	in.merged = cs_queue_coop(cq);
+	in.slice_idle = cs_tun(core, CS_T_SLICE_IDLE);
+	in.group_idle = cs_tun(core, CS_T_GROUP_IDLE);
+	/* The active queue itself is counted as busy only if queued. */
+	in.last_sync_in_class =
+		core->nr_busy_sync[cq->prio_class] == (cq->queued ? 1 : 0);
+	return cs_idle_decision(&in);
+}
+
+/* Keep the disk for the active queue's next request, if worth it. */
+static bool cs_arm_idle(struct cs_core *core, struct cs_queue *cq, u64 now)
+{
+	enum cs_idle kind = cs_idle_for(core, cq);
+	u64 wait, left, waited;
+
+	if (kind == CS_IDLE_NONE)
+		return false;
+	wait = cs_idle_window(kind, cs_queue_coop(cq),
+			      cs_tun(core, CS_T_SLICE_IDLE),
+			      cs_tun(core, CS_T_GROUP_IDLE));
+	/*
+	 * A queue that ran dry while nobody else wanted the disk has been
+	 * waiting since its last completion: that counts.
+	 */
+	if (!cq->dispatched && cq->last_done) {
+		waited = cs_since(now, cq->last_done);
+		if (waited >= wait)
+			return false;
+		wait -= waited;
+	}
+	if (cq->slice_end) {
+		left = cs_since(cq->slice_end, now);
+		/* Not worth it if the context thinks longer than what is left. */
+		if (!left || (cs_ttime_valid(&cq->ttime) &&
+			      cq->ttime.mean > left))
+			return false;
+		wait = min(wait, left);
+	}
+	core->stats.idle_armed++;
+	cs_start_idle(core, kind, now + wait);
+	cs_log_q(core, cq, "arm %s idle %llu us",
+		 kind == CS_IDLE_QUEUE ? "slice" : "group",
+		 (unsigned long long)(wait / NSEC_PER_USEC));
+	return true;
+}
+
+/**
+ * cs_queue_coop() - whether a queue's contexts cooperate on one stream
+ * @cq: the queue
+ *
+ * Return: true for a merged queue of several contexts that is not being
+ * split.
+ */
+bool cs_queue_coop(const struct cs_queue *cq)
+{
+	return (cq->flags & CSQ_MERGED) && !(cq->flags & CSQ_SPLIT) &&
+	       cq->nr_members > 1;
+}
+
+static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
+			   struct request *rq, u64 now)
+{
+	bool seek_cost = cs_model_seek_cost(&core->model);
+	u64 dist;
+
+	cs_update_prio(core, cq, rq);
+	/* It was thinking if nothing of it was queued or in flight. */
+	if (cq->last_done && !cq->queued && !cq->dispatched &&
+	    now > cq->last_done)
+		cs_ttime_add(&cq->ttime, now - cq->last_done,
+			     cs_tun(core, CS_T_SLICE_IDLE));
+	dist = 0;
+	if (cq->last_end || cq->seek.nr)
+		dist = blk_rq_pos(rq) >= cq->last_end ?
+		       blk_rq_pos(rq) - cq->last_end :
+		       cq->last_end - blk_rq_pos(rq);
+	cs_seek_add(&cq->seek, dist, blk_rq_sectors(rq), seek_cost);
+	cq->last_end = blk_rq_pos(rq) + blk_rq_sectors(rq);
+
+	rq->fifo_time = cs_deadline(core, cq, now);
+	cs_rq_set_state(rq, (cs_queue_sync(cq) ? CS_RQ_SYNC : 0) |
+			CS_RQ_TIMED);
+	cs_enqueue(core, cq, rq);
+	cs_env_rq_listed(core, rq);
+
+	cs_check_split(core, cq);
+	/* Continuing the active queue's stream: join it (members.c). */
+	cq = cs_try_cooperate(core, cq, rq);
+
+	if (core->active == cq) {
+		if (core->idling != CS_IDLE_NONE) {
+			cs_cancel_idle(core);
+			core->stats.idle_hit++;
+			cs_log_q(core, cq, "idle hit");
+		}
+	} else if (cs_should_preempt_active(core, cq)) {
+		core->stats.preempted++;
+		cs_log_q(core, cq, "preempts cs%d%c%c", core->active->pid,
+			 cs_queue_sync(core->active) ? 'S' : 'A',
+			 cs_class_char(core->active));
+		cs_expire(core, true);
+		cs_rr_add(core, cq, true);
+	} else if (core->idling == CS_IDLE_GROUP && cs_queue_sync(cq) &&
+		   core->active && cq->prio_class == core->active->prio_class) {
+		/* The class waited for more sync work, and here it is. */
+		cs_expire(core, false);
+		core->stats.idle_hit++;
+	}
+}
+
+/* Take @rq off wherever it is queued (a repair path). */
+static void cs_unqueue(struct cs_core *core, struct request *rq)
+{
+	unsigned long state = cs_rq_state(rq);
+
+	if (state & CS_RQ_QUEUED) {
+		cs_dequeue(core, cs_rq_queue(rq), rq);
+	} else if (state & CS_RQ_HEAD) {
+		list_del_init(&rq->queuelist);
+		core->nr_queued--;
+		cs_rq_move(rq, 0);
+	}
+}
+
+/* A request leaves the driver without a completion to account. */
+static void cs_leave_driver(struct cs_core *core, struct request *rq)
+{
+	struct cs_queue *cq = cs_rq_queue(rq);
+	unsigned int before;
+
+	core->in_driver[cs_rq_sync(rq)]--;
+	if (cq) {
+		before = cq->queued + cq->dispatched;
+		cq->dispatched--;
+		cs_present(core, cq, before);
+	}
+	cs_model_complete(&core->model, 0, cs_rq_state(rq) & CS_RQ_SOLO,
+			  core->model.last_tick);
+	cs_rq_set_state(rq, 0);
+}
+
+/**
+ * cs_core_may_insert_merge() - whether a new request may be merged into a
+ *	queued one at insertion
+ * @core: the scheduler
+ * @rq: the new request
+ *
+ * Insert merges cannot be checked against the size cap, and the block
+ * layer picks the request they go into by position alone: a sync write
+ * could end up waiting inside an async one.  Reads are all sync, so they
+ * only ever meet reads.
+ *
+ * Return: true to let the block layer try.
+ */
+bool cs_core_may_insert_merge(const struct cs_core *core,
+			      struct request *rq)
+{
+	if (cs_tun(core, CS_T_MAX_REQUEST_KB))
+		return false;
+	return !(rq_is_sync(rq) && op_is_write(req_op(rq)));
+}
+
+/**
+ * cs_core_insert() - a request enters the scheduler
+ * @core: the scheduler
+ * @rq: the request; rq->elv.priv[0] holds its queue if it had one before
+ *	(a requeue), NULL otherwise
+ * @ctx: the submitting context's part, or NULL
+ * @at_head: insert before everything (a requeue, a flush sequence)
+ * @now: current time, ns
+ *
+ * A request the core believes queued or in the driver is a bug in the
+ * caller's bookkeeping: it is warned about and then moved where it was
+ * asked to go, so that it is served rather than lost.
+ */
+void cs_core_insert(struct cs_core *core, struct request *rq,
+		    struct cs_ctx *ctx, bool at_head, u64 now)
+{
+	unsigned long state = cs_rq_state(rq);
+	struct cs_queue *cq;
+
+	cs_env_lock_held(core);
+
+	if (cs_env_warn_on(core, state & (CS_RQ_QUEUED | CS_RQ_HEAD))) {
+		cs_unqueue(core, rq);
+		core->stats.repaired++;
+	}
+	if (cs_env_warn_on(core, state & CS_RQ_DRIVER)) {
+		/* Requeued without ->requeue_request(): keep counts right. */
+		cs_leave_driver(core, rq);
+		core->stats.repaired++;
+	}
+
+	if (at_head) {
+		/*
+		 * Requeues and flush sequences go first, unscheduled.  They
+		 * carry no deadline of ours: a requeue after a SCSI error is
+		 * no sign that the scheduler let a read wait.
+		 */
+		list_add(&rq->queuelist, &core->dispatch);
+		cs_rq_set_state(rq, CS_RQ_HEAD |
+				(rq_is_sync(rq) ? CS_RQ_SYNC : 0));
+		core->nr_queued++;
+		core->stats.head_inserted++;
+		return;
+	}
+	cq = cs_rq_queue(rq);
+	if (!cq) {
+		cq = cs_queue_for_rq(core, rq, ctx);
+		cs_rq_set_queue(rq, cq);
+	}
+	core->stats.inserted++;
+	cs_add_request(core, cq, rq, now);
+}
+
+/* First request at or after @pos in @root, or NULL. */
+static struct request *cs_first_from(struct rb_root *root, sector_t pos)
+{
+	struct rb_node *node = root->rb_node;
+	struct request *rq, *found = NULL;
+
+	while (node) {
+		rq = rb_entry(node, struct request, rb_node);
+		if (blk_rq_pos(rq) >= pos) {
+			found = rq;
+			node = node->rb_left;
+		} else {
+			node = node->rb_right;
+		}
+	}
+	return found;
+}
+
+/* The queue's next request in sector order, allowing short back seeks. */
+static struct request *cs_next_by_position(struct cs_core *core,
+					   struct cs_queue *cq)
+{
+	struct request *cand[2];
+	struct rb_node *prev;
+	unsigned int nr = 0;
+	sector_t pos[2];
+	int pick;
+
+	cand[0] = cs_first_from(&cq->sort, core->head);
+	if (cand[0]) {
+		pos[nr++] = blk_rq_pos(cand[0]);
+		prev = rb_prev(&cand[0]->rb_node);
+	} else {
+		prev = rb_last(&cq->sort);
+	}
+	if (prev) {
+		cand[nr] = rb_entry(prev, struct request, rb_node);
+		pos[nr] = blk_rq_pos(cand[nr]);
+		nr++;
+	}
+	if (!nr)
+		return NULL;
+	pick = cs_seek_pick(core->head, pos, nr,
+			    (sector_t)cs_tun(core, CS_T_BACK_SEEK_MAX) * 2,
+			    cs_tun(core, CS_T_BACK_SEEK_PENALTY));
+	if (pick >= 0)
+		return cand[pick];
+	/* Everything lies far behind the head: start a new sweep. */
+	return rb_entry(rb_first(&cq->sort), struct request, rb_node);
+}
+
+static struct request *cs_choose_request(struct cs_core *core,
+					 struct cs_queue *cq, u64 now)
+{
+	struct request *rq;
+
+	/* One expired request per slice, so deadlines cannot cause a seek storm. */
+	if (!(cq->flags & CSQ_FIFO_USED)) {
+		rq = list_first_entry_or_null(&cq->fifo, struct request,
+					      queuelist);
+		if (rq && cs_fifo_expired(rq->fifo_time, now)) {
+			cq->flags |= CSQ_FIFO_USED;
+			core->stats.fifo_expired++;
+			cs_log_q(core, cq, "fifo expired");
+			return rq;
+		}
+	}
+	return cs_next_by_position(core, cq);
+}
+
+static unsigned int cs_busy_queues(struct cs_core *core)
+{
+	return core->nr_busy[CS_CLASS_RT] + core->nr_busy[CS_CLASS_BE] +
+	       core->nr_busy[CS_CLASS_IDLE];
+}
+
+static bool cs_parallel_mode(const struct cs_core *core)
+{
+	return cs_model_mode(&core->model) == CS_MODE_PARALLEL;
+}
+
+/* Requests the active queue may have in the driver at once. */
+static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
+				    u64 now)
+{
+	unsigned int quantum = cs_tun(core, CS_T_QUANTUM);
+	bool parallel = cs_parallel_mode(core);
+	u64 since;
+
+	if (cq->prio_class == CS_CLASS_IDLE)
+		return 1;
+	if (!cs_queue_sync(cq)) {
+		since = core->last_delayed_sync ?
+			cs_since(now, core->last_delayed_sync) : U64_MAX;
+		/* Where the disk serves both at once, writes need not wait. */
+		return cs_async_max_dispatch(quantum,
+					     cs_tun(core, CS_T_LOW_LATENCY),
+					     parallel ? 0 : core->in_driver[1],
+					     since,
+					     cs_tun(core, CS_T_SLICE_SYNC),
+					     cq->dispatched);
+	}
+	/* Alone on the disk, or on a parallel one, no cap but the device's. */
+	if (parallel || cs_busy_queues(core) == 1)
+		return UINT_MAX;
+	return quantum;
+}
+
+static u64 cs_slice_for(struct cs_core *core, struct cs_queue *cq)
+{
+	bool sync = cs_queue_sync(cq);
+	u64 slice;
+
+	slice = cs_slice_len(cs_tun(core, sync ? CS_T_SLICE_SYNC :
+						 CS_T_SLICE_ASYNC), cq->level);
+	if (cs_tun(core, CS_T_LOW_LATENCY))
+		slice = cs_scaled_slice(slice, cs_tun(core, CS_T_SLICE_SYNC),
+					core->nr_busy[cq->prio_class],
+					cs_tun(core, CS_T_TARGET_LATENCY),
+					cs_tun(core, CS_T_SLICE_IDLE));
+	return slice;
+}
+
+static void cs_set_active(struct cs_core *core, struct cs_queue *cq)
+{
+	/* A pending IDLE-class grace timer no longer applies. */
+	cs_cancel_idle(core);
+	cs_rr_del(core, cq);
+	cq->ref++;
+	cq->slice_end = 0;
+	cq->slice_dispatch = 0;
+	cq->flags &= ~CSQ_FIFO_USED;
+	core->active = cq;
+	core->stats.slices++;
+	cs_log_q(core, cq, "set_active level=%u queued=%u", cq->level,
+		 cq->queued);
+}
+
+/* What the active queue does now. */
+enum cs_keep {
+	CS_KEEP_DISPATCH,	/* it has requests and slice left */
+	CS_KEEP_WAIT,		/* it waits for its next request */
+	CS_KEEP_RELEASE,	/* it gives up the disk */
+};
+
+static enum cs_keep cs_active_keeps(struct cs_core *core, struct cs_queue *cq,
+				    u64 now)
+{
+	if (cs_slice_expired(cq->slice_end, now))
+		return CS_KEEP_RELEASE;
+	if (cq->queued)
+		return CS_KEEP_DISPATCH;
+	if (core->idling != CS_IDLE_NONE)
+		return CS_KEEP_WAIT;
+	/* Nobody else wants the disk: keep the slice going. */
+	if (!cs_busy_queues(core))
+		return CS_KEEP_WAIT;
+	/* With requests in the driver, decide when the last one completes. */
+	if (cq->dispatched)
+		return cs_idle_for(core, cq) != CS_IDLE_NONE ? CS_KEEP_WAIT :
+							       CS_KEEP_RELEASE;
+	return cs_arm_idle(core, cq, now) ? CS_KEEP_WAIT : CS_KEEP_RELEASE;
+}
+
+/* Pick the queue that may dispatch now; NULL if the disk should wait. */
+static struct cs_queue *cs_select_queue(struct cs_core *core, u64 now)
+{
+	struct cs_queue *cq = core->active;
+	enum cs_prio_class pclass;
+
+	if (cq) {
+		switch (cs_active_keeps(core, cq, now)) {
+		case CS_KEEP_DISPATCH:
+			return cq;
+		case CS_KEEP_WAIT:
+			return NULL;
+		case CS_KEEP_RELEASE:
+			cs_expire(core, false);
+			break;
+		}
+	}
+
+	for (pclass = CS_CLASS_RT; pclass < CS_NR_CLASSES; pclass++) {
+		cq = list_first_entry_or_null(&core->rr[pclass],
+					      struct cs_queue, rr);
+		if (!cq)
+			continue;
+		if (pclass == CS_CLASS_IDLE &&
+		    !cs_idle_class_may_run(core->last_busy, now,
+					   CS_IDLE_CLASS_GRACE)) {
+			/* Let the disk stay free of other work for a while. */
+			if (core->idling == CS_IDLE_NONE)
+				cs_start_idle(core, CS_IDLE_GROUP,
+					      core->last_busy +
+					      CS_IDLE_CLASS_GRACE);
+			return NULL;
+		}
+		cs_set_active(core, cq);
+		return cq;
+	}
+	return NULL;
+}
+
+/*
+ * The books say @cq has requests but its sort tree holds none: repair the
+ * counts so that the disk does not poll for work that is not there.
+ */
+static void cs_repair_queue(struct cs_core *core, struct cs_queue *cq)
+{
+	unsigned int before = cq->queued + cq->dispatched;
+
+	core->nr_queued -= min(core->nr_queued, cq->queued);
+	cs_busy_account(core, cq, -1);
+	cq->queued = 0;
+	cs_rr_del(core, cq);
+	cs_present(core, cq, before);
+	core->stats.repaired++;
+}
+
+/* Whether the active queue gives way after dispatching a request. */
+static bool cs_yield_after(struct cs_core *core, struct cs_queue *cq)
+{
+	unsigned int budget;
+
+	/* Nobody else waits. */
+	if (cs_busy_queues(core) <= (cq->queued ? 1 : 0))
+		return false;
+	if (cq->prio_class == CS_CLASS_IDLE)
+		return cs_busy_queues(core) > 1;
+	if (!cs_queue_sync(cq))
+		budget = cs_async_slice_rq(cs_tun(core, CS_T_SLICE_ASYNC_RQ),
+					   cq->level);
+	else if (cs_parallel_mode(core))
+		budget = max_t(unsigned int, 1,
+			       (unsigned int)cs_slice_len(cs_tun(core,
+							CS_T_QUANTUM),
+							cq->level));
+	else
+		return false;
+	return cq->slice_dispatch >= budget;
+}
+
+/* The next request of the queues, taken off its queue; NULL to wait. */
+static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
+{
+	struct request *rq = NULL;
+	struct cs_queue *cq;
+	unsigned int tries;
+
+	for (tries = 0; tries < 4; tries++) {
+		cq = cs_select_queue(core, now);
+		if (!cq || cq->dispatched >= cs_max_dispatch(core, cq, now))
+			return NULL;
+		rq = cs_choose_request(core, cq, now);
+		if (!cs_env_warn_on(core, !rq))
+			break;
+		cs_repair_queue(core, cq);
+	}
+	if (!rq)
+		return NULL;
+
+	cs_dequeue(core, cq, rq);
+	cq->dispatched++;
+	cs_present(core, cq, cq->queued + cq->dispatched - 1);
+	cq->slice_dispatch++;
+	if (cq->prio_class != CS_CLASS_IDLE)
+		core->last_busy = now;
+	if (!cq->slice_end) {
+		cq->slice_end = now + cs_slice_for(core, cq) + cq->slice_credit;
+		cq->slice_credit = 0;
+		cs_log_q(core, cq, "slice %llu us",
+			 (unsigned long long)((cq->slice_end - now) /
+					      NSEC_PER_USEC));
+	}
+	if (cs_yield_after(core, cq))
+		cs_expire(core, false);
+	return rq;
+}
+
+/* Two present sync queues: the device model's mode makes a difference. */
+static bool cs_contended(const struct cs_core *core)
+{
+	return core->nr_present_sync >= 2;
+}
+
+/* Let the model's time pass; act on a change of mode. */
+static void cs_model_step(struct cs_core *core, u64 now)
+{
+	struct cs_model *m = &core->model;
+
+	if (!cs_model_tick(m, cs_contended(core), now))
+		return;
+	cs_log(core, "mode %s (%s) seek %llu us gain %u/1024",
+	       cs_model_mode(m) == CS_MODE_SERIAL ? "serial" : "parallel",
+	       cs_model_why_name(cs_model_why(m)),
+	       (unsigned long long)(cs_model_seek_ns(m) / NSEC_PER_USEC),
+	       m->l.gain);
+	/* An idle window of the old mode would only hold the disk back. */
+	if (cs_model_mode(m) == CS_MODE_PARALLEL &&
+	    core->idling == CS_IDLE_QUEUE) {
+		cs_cancel_idle(core);
+		core->stalled = core->nr_queued != 0;
+	}
+}
+
+/**
+ * cs_core_dispatch() - the next request for the driver
+ * @core: the scheduler
+ * @now: current time, ns
+ *
+ * Return: a request, now counted as in the driver, or NULL when nothing may
+ * be dispatched now (no work, idling, or the active queue has as many
+ * requests in the driver as it may).
+ */
+struct request *cs_core_dispatch(struct cs_core *core, u64 now)
+{
+	struct cs_queue *cq;
+	struct request *rq;
+	unsigned int before;
+	bool sync;
+
+	cs_env_lock_held(core);
+
+	cs_model_step(core, now);
+	rq = list_first_entry_or_null(&core->dispatch, struct request,
+				      queuelist);
+	if (rq) {
+		list_del_init(&rq->queuelist);
+		core->nr_queued--;
+		cq = cs_rq_queue(rq);
+		if (cq) {
+			before = cq->queued + cq->dispatched;
+			cq->dispatched++;
+			cs_present(core, cq, before);
+		}
+	} else {
+		rq = cs_dispatch_from_queues(core, now);
+	}
+	if (!rq) {
+		/* An idle window ends in a timer or in the awaited request. */
+		core->stalled = core->nr_queued && core->idling == CS_IDLE_NONE;
+		return NULL;
+	}
+	core->stalled = false;
+	sync = rq_is_sync(rq);
+	cs_rq_set_state(rq, (cs_rq_state(rq) & CS_RQ_TIMED) | CS_RQ_DRIVER |
+			(sync ? CS_RQ_SYNC : 0));
+	core->in_driver[sync]++;
+	core->head = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	core->stats.dispatched++;
+	if (cs_model_dispatch(&core->model, blk_rq_pos(rq), blk_rq_sectors(rq),
+			      now))
+		cs_rq_set_state(rq, cs_rq_state(rq) | CS_RQ_SOLO);
+	return rq;
+}
+
+/*
+ * The driver finished @rq of @cq.  When the active queue's last request
+ * completes and it has nothing queued, this is where it starts idling for
+ * its context's next request, or gives up the disk.  Return: the active
+ * slice ended.
+ */
+static bool cs_request_done(struct cs_core *core, struct cs_queue *cq,
+			    struct request *rq, u64 now)
+{
+	unsigned long state = cs_rq_state(rq);
+	unsigned int before = cq->queued + cq->dispatched;
+
+	cq->dispatched--;
+	cs_present(core, cq, before);
+	cq->last_done = now;
+	if (cq->prio_class != CS_CLASS_IDLE)
+		core->last_busy = now;
+	if ((state & (CS_RQ_SYNC | CS_RQ_TIMED)) ==
+	    (CS_RQ_SYNC | CS_RQ_TIMED) && now > rq->fifo_time)
+		core->last_delayed_sync = now;
+	if (core->active != cq || cq->queued || cq->dispatched ||
+	    core->idling != CS_IDLE_NONE)
+		return false;
+	if (cs_slice_expired(cq->slice_end, now) ||
+	    (cs_busy_queues(core) && !cs_arm_idle(core, cq, now))) {
+		cs_expire(core, false);
+		return true;
+	}
+	return false;
+}
+
+/**
+ * cs_core_finish() - the scheduler lets go of a request
+ * @core: the scheduler
+ * @rq: the request: completed by the driver, or freed without having been
+ *	dispatched
+ * @now: current time, ns
+ *
+ * Drops the request's reference to its queue.
+ *
+ * Return: true when the caller must run the hardware queue: work waits
+ * that the disk can take now, and nothing else will start it (an idle
+ * window ends in its own timer).
+ */
+bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
+{
+	struct cs_queue *cq = cs_rq_queue(rq);
+	unsigned long state = cs_rq_state(rq);
+	bool expired = false;
+
+	cs_env_lock_held(core);
+
+	if (cs_env_warn_on(core, state & (CS_RQ_QUEUED | CS_RQ_HEAD))) {
+		cs_unqueue(core, rq);
+		core->stats.repaired++;
+	}
+	if (state & CS_RQ_DRIVER) {
+		core->in_driver[!!(state & CS_RQ_SYNC)]--;
+		core->stats.completed++;
+		cs_model_complete(&core->model, blk_rq_bytes(rq),
+				  state & CS_RQ_SOLO, now);
+		if (cq)
+			expired = cs_request_done(core, cq, rq, now);
+		cs_model_step(core, now);
+	}
+	cs_rq_set_state(rq, 0);
+	cs_rq_set_queue(rq, NULL);
+	if (cq)
+		cs_put_queue(core, cq);
+	if (!core->nr_queued || core->idling != CS_IDLE_NONE ||
+	    !(expired || core->stalled))
+		return false;
+	core->stalled = false;
+	core->stats.kicks++;
+	return true;
+}
+
+/**
+ * cs_core_requeue() - the driver gives a request back; it will be inserted
+ *	again
+ * @core: the scheduler
+ * @rq: the request
+ */
+void cs_core_requeue(struct cs_core *core, struct request *rq)
+{
+	cs_env_lock_held(core);
+
+	if (!(cs_rq_state(rq) & CS_RQ_DRIVER))
+		return;
+	core->stats.requeued++;
+	cs_leave_driver(core, rq);
+}
+
+/**
+ * cs_core_requests_merged() - a queued request was merged into another
+ * @core: the scheduler
+ * @rq: the request that grew
+ * @next: the request merged into it, freed by the caller afterwards
+ */
+void cs_core_requests_merged(struct cs_core *core, struct request *rq,
+			     struct request *next)
+{
+	struct cs_queue *cq = cs_rq_queue(next);
+
+	cs_env_lock_held(core);
+
+	if (!(cs_rq_state(next) & CS_RQ_QUEUED))
+		return;
+	/* @rq inherits the earlier deadline and its place in the FIFO. */
+	if (cs_rq_queue(rq) == cq && (cs_rq_state(rq) & CS_RQ_QUEUED) &&
+	    next->fifo_time < rq->fifo_time) {
+		list_move(&rq->queuelist, &next->queuelist);
+		rq->fifo_time = next->fifo_time;
+	}
+	cs_dequeue(core, cq, next);
+	core->stats.rq_merged++;
+}
+
+/**
+ * cs_core_bio_merged() - a bio was merged into a queued request
+ * @core: the scheduler
+ * @rq: the request
+ * @front: at its front, so that its start sector moved
+ */
+void cs_core_bio_merged(struct cs_core *core, struct request *rq, bool front)
+{
+	struct cs_queue *cq = cs_rq_queue(rq);
+
+	cs_env_lock_held(core);
+
+	core->stats.bio_merged++;
+	if (front && cq && (cs_rq_state(rq) & CS_RQ_QUEUED)) {
+		cs_sort_del(cq, rq);
+		cs_sort_add(cq, rq);
+	}
+}
+
+/**
+ * cs_core_idle_timer() - the idle timer fired
+ * @core: the scheduler
+ * @now: current time, ns
+ *
+ * A callback that was already running when its window was cancelled, or
+ * that fires for a window replaced since by a later one, finds the window
+ * gone or not yet over and does nothing.
+ *
+ * Return: true when the caller must run the hardware queue.
+ */
+bool cs_core_idle_timer(struct cs_core *core, u64 now)
+{
+	struct cs_queue *cq = core->active;
+	enum cs_idle kind = core->idling;
+	u64 credit;
+
+	cs_env_lock_held(core);
+
+	if (kind == CS_IDLE_NONE || now < core->idle_until)
+		return false;
+	core->idling = CS_IDLE_NONE;
+	if (cq && !cq->queued) {
+		core->stats.idle_expired++;
+		credit = kind != CS_IDLE_QUEUE ? 0 :
+			 cs_idle_credit(cs_queue_coop(cq), cq->slice_end, now,
+					cs_slice_for(core, cq));
+		if (credit) {
+			cq->slice_credit = credit;
+			core->stats.idle_credit++;
+		}
+		cs_log_q(core, cq, "idle expired credit=%llu us",
+			 (unsigned long long)(credit / NSEC_PER_USEC));
+		cs_expire(core, false);
+	}
+	return core->nr_queued != 0;
+}
+
+/**
+ * cs_core_ctx_exit() - an I/O context leaves the disk
+ * @core: the scheduler
+ * @ctx: the context's part
+ *
+ * Return: true when the caller must run the hardware queue (the active
+ * queue stopped waiting for the context).
+ */
+bool cs_core_ctx_exit(struct cs_core *core, struct cs_ctx *ctx)
+{
+	cs_env_lock_held(core);
+
+	if (!cs_exit_ctx(core, ctx) || !core->nr_queued)
+		return false;
+	core->stats.kicks++;
+	return true;
+}
+
+/**
+ * cs_core_set_group_by() - change how contexts group into queues
+ * @core: the scheduler
+ * @by: the new grouping; contexts regroup at their next request
+ */
+void cs_core_set_group_by(struct cs_core *core, enum cs_group_by by)
+{
+	cs_env_lock_held(core);
+
+	if (by == core->group_by)
+		return;
+	core->group_by = by;
+	core->group_gen++;
+	WRITE_ONCE(core->tun[CS_T_GROUP_BY], by);
+}
+
+/**
+ * cs_core_set_mode() - apply the device_mode tunable
+ * @core: the scheduler
+ * @force: auto (learn again from scratch) or a mode to keep
+ * @now: current time, ns
+ */
+void cs_core_set_mode(struct cs_core *core, enum cs_mode_force force,
+		      u64 now)
+{
+	cs_env_lock_held(core);
+
+	WRITE_ONCE(core->tun[CS_T_DEVICE_MODE], force);
+	cs_model_force(&core->model, force, now);
+	core->model.changed_at = now;
+	if (cs_parallel_mode(core) && core->idling == CS_IDLE_QUEUE)
+		cs_cancel_idle(core);
+	cs_log(core, "device_mode %u", force);
+}
+
+/**
+ * cs_core_has_work() - whether requests wait in the scheduler
+ * @core: the scheduler
+ *
+ * Lockless: blk-mq asks before it takes any lock.
+ *
+ * Return: true when something is queued.
+ */
+bool cs_core_has_work(const struct cs_core *core)
+{
+	return READ_ONCE(core->nr_queued) != 0;
+}
+
+/**
+ * cs_core_init() - set up the core for a disk
+ * @core: the core, zeroed
+ * @tun: the tunables to start with
+ * @rotational: the disk says it rotates (the device model's prior)
+ * @mem: what an earlier model of this disk learned, or NULL
+ * @now: current time, ns
+ */
+void cs_core_init(struct cs_core *core, const u64 *tun, bool rotational,
+		  const struct cs_model_memory *mem, u64 now)
+{
+	enum cs_prio_class pclass;
+
+	INIT_LIST_HEAD(&core->dispatch);
+	for (pclass = CS_CLASS_RT; pclass < CS_NR_CLASSES; pclass++)
+		INIT_LIST_HEAD(&core->rr[pclass]);
+	hash_init(core->keyed);
+	memcpy(core->tun, tun, sizeof(core->tun));
+	core->group_by = tun[CS_T_GROUP_BY];
+	cs_queue_setup(core, &core->fallback, false, CS_CLASS_BE,
+		       CS_DEFAULT_LEVEL);
+	core->fallback.flags |= CSQ_FALLBACK;
+	core->fallback.ref = 1;
+	cs_model_init(&core->model, rotational, mem, now);
+	if (tun[CS_T_DEVICE_MODE] != CS_FORCE_AUTO)
+		cs_model_force(&core->model, tun[CS_T_DEVICE_MODE], now);
+}
+
+/**
+ * cs_core_exit() - tear the core down
+ * @core: the core, whose disk is frozen and empty; the idle timer is
+ *	cancelled and will not fire again
+ */
+void cs_core_exit(struct cs_core *core)
+{
+	enum cs_prio_class pclass;
+	unsigned int level;
+
+	core->idling = CS_IDLE_NONE;
+	if (core->active)
+		cs_expire(core, false);
+	for (pclass = CS_CLASS_RT; pclass < CS_NR_CLASSES; pclass++) {
+		for (level = 0; level < CS_NR_LEVELS; level++) {
+			if (core->async_q[pclass][level])
+				cs_put_queue(core, core->async_q[pclass][level]);
+			core->async_q[pclass][level] = NULL;
+		}
+	}
+	cs_env_warn_on(core, core->fallback.ref != 1);
+}

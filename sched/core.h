@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ctxsched's scheduling core: queues, slices, idling, cooperating contexts
+ * and the device model, working on requests, contexts and a clock that the
+ * caller hands in.  The core never calls into blk-mq; what it needs from
+ * its surroundings (a timer, memory, traces, whether a context still has
+ * tasks) comes through sched/env.h, which the kernel module, the KUnit
+ * suites and the userspace simulator each implement.  All of the core runs
+ * under one lock held by the caller (struct cs_core's owner).
+ */
+#ifndef CTXSCHED_CORE_H
+#define CTXSCHED_CORE_H
+
+#include "env-types.h"
+#include "coop.h"
+#include "model.h"
+#include "policy.h"
+#include "seek.h"
+
+/* Tunables under queue/iosched/, stored in ns (times) or plain units. */
+enum cs_tunable {
+	CS_T_QUANTUM,
+	CS_T_FIFO_EXPIRE_SYNC,
+	CS_T_FIFO_EXPIRE_ASYNC,
+	CS_T_BACK_SEEK_MAX,		/* KiB */
+	CS_T_BACK_SEEK_PENALTY,
+	CS_T_SLICE_SYNC,
+	CS_T_SLICE_ASYNC,
+	CS_T_SLICE_ASYNC_RQ,
+	CS_T_SLICE_IDLE,
+	CS_T_GROUP_IDLE,
+	CS_T_LOW_LATENCY,
+	CS_T_TARGET_LATENCY,
+	CS_T_GROUP_BY,			/* enum cs_group_by */
+	CS_T_MAX_REQUEST_KB,		/* 0: no cap */
+	CS_T_DEVICE_MODE,		/* enum cs_mode_force */
+	CS_NR_TUNABLES,
+};
+
+/**
+ * struct cs_tunable_desc - range and default of a tunable, in stored units
+ * @min: smallest accepted value
+ * @max: largest accepted value
+ * @def: value a new queue starts with
+ */
+struct cs_tunable_desc {
+	u64 min;
+	u64 max;
+	u64 def;
+};
+
+const struct cs_tunable_desc *cs_tunable_desc(enum cs_tunable t);
+void cs_tunables_defaults(u64 *tun);
+
+/* How long the disk must be free of other work before IDLE class runs. */
+#define CS_IDLE_CLASS_GRACE	(200 * NSEC_PER_MSEC)
+
+/* cs_queue.flags */
+#define CSQ_SYNC	BIT(0)	/* serves one context's sync requests */
+#define CSQ_ON_RR	BIT(1)	/* on its class's round robin */
+#define CSQ_FIFO_USED	BIT(2)	/* served an expired request this slice */
+#define CSQ_FALLBACK	BIT(3)	/* the built-in queue used when out of memory */
+#define CSQ_MERGED	BIT(4)	/* serves cooperating contexts merged into it */
+#define CSQ_SPLIT	BIT(5)	/* its contexts leave at their next request */
+#define CSQ_KEYED	BIT(6)	/* on cs_core.keyed, as a process's queue */
+
+/**
+ * struct cs_queue - requests of one I/O context, of several that
+ *	cooperate or of one process (sync), or of one priority level (async),
+ *	scheduled as a unit with a time slice
+ *
+ * Every field is protected by the lock of the owning cs_core.
+ *
+ * @core: the queue's scheduler
+ * @ref: references: each member context, the async slot, each request,
+ *	the active slot
+ * @flags: CSQ_* flags
+ * @prio_class: service class
+ * @level: priority level within the class
+ * @sort: queued requests by start sector
+ * @fifo: queued requests by deadline
+ * @queued: requests in @sort
+ * @dispatched: requests of this queue owned by the driver
+ * @rr: entry on the class's round robin while waiting for a slice
+ * @slice_end: end of the current slice, ns; 0 until its first dispatch
+ * @slice_dispatch: requests dispatched in the current slice
+ * @slice_credit: slice time a merged queue is owed from an idle window that
+ *	expired at a slow hand-over between its threads, ns; added to its
+ *	next slice
+ * @last_end: sector after its most recently queued request
+ * @seek: recent seek history
+ * @ttime: think time: from the completion of its last request to the
+ *	arrival of the next, when nothing else of it was queued or in flight
+ * @last_done: completion time of its last request, ns (0: none yet)
+ * @members: the contexts (cs_ctx.member) whose sync requests it serves
+ * @nr_members: entries on @members
+ * @key: the process it is keyed by, with CSQ_KEYED
+ * @key_node: entry in cs_core.keyed, with CSQ_KEYED
+ * @pid: process that created the queue, for traces
+ */
+struct cs_queue {
+	struct cs_core *core;
+	int ref;
+	unsigned int flags;
+	enum cs_prio_class prio_class;
+	unsigned int level;
+	struct rb_root sort;
+	struct list_head fifo;
+	unsigned int queued;
+	unsigned int dispatched;
+	struct list_head rr;
+	u64 slice_end;
+	unsigned int slice_dispatch;
+	u64 slice_credit;
+	sector_t last_end;
+	struct cs_seek seek;
+	struct cs_ttime ttime;
+	u64 last_done;
+	struct list_head members;
+	unsigned int nr_members;
+	unsigned long key;
+	struct hlist_node key_node;
+	pid_t pid;
+};
+
+/**
+ * struct cs_ctx - ctxsched's part of one I/O context on one disk
+ *
+ * @sync_q and @member are protected by the cs_core lock; @id and @tgid are
+ * set once, when the context is first seen, before it is shared.
+ *
+ * @sync_q: the queue serving the context's sync requests, or NULL
+ * @member: entry on @sync_q's members
+ * @gen: cs_core.group_gen when the context joined @sync_q
+ * @tgid: process of the task that owns the context
+ * @id: identity of the context (its io_context), for group_by=thread
+ */
+struct cs_ctx {
+	struct cs_queue *sync_q;
+	struct list_head member;
+	unsigned int gen;
+	pid_t tgid;
+	unsigned long id;
+};
+
+/* Counters shown in debugfs, under the cs_core lock. */
+struct cs_stats {
+	u64 inserted;
+	u64 head_inserted;
+	u64 bio_merged;
+	u64 rq_merged;
+	u64 dispatched;
+	u64 fifo_expired;
+	u64 completed;
+	u64 requeued;
+	u64 slices;
+	u64 preempted;
+	u64 idle_armed;
+	u64 idle_hit;
+	u64 idle_expired;
+	u64 alloc_failed;
+	u64 coop_merged;
+	u64 coop_split;
+	u64 idle_credit;
+	u64 cap_refused;
+	u64 kicks;
+	u64 repaired;
+};
+
+/**
+ * struct cs_core - scheduling state of one disk
+ *
+ * Protected by the lock of the structure that embeds it (cs_data.lock in
+ * the kernel), except @tun, which sysfs writes with WRITE_ONCE() and the
+ * core reads with READ_ONCE() (cs_tun()): a tunable takes effect at the
+ * next decision that reads it.  @group_by and @group_gen change together
+ * under the lock (cs_core_set_group_by()).
+ *
+ * @dispatch: requests inserted at head (requeues, flush sequences), served
+ *	before anything else
+ * @rr: per class, queues with requests waiting for a slice
+ * @nr_busy: per class, queues with requests queued in them (on @rr, or the
+ *	active queue while it has requests queued)
+ * @nr_busy_level: per class and level, the queues counted in @nr_busy
+ * @nr_busy_sync: per class, the sync ones among them
+ * @nr_present_sync: sync queues with requests queued or in the driver
+ * @active: queue owning the disk, or NULL
+ * @idling: why the idle timer is armed (CS_IDLE_NONE: it is not)
+ * @idle_until: when the armed idle window ends, ns
+ * @async_q: shared async queues by class and level
+ * @fallback: queue for requests when allocating a queue fails
+ * @head: sector following the last dispatched request
+ * @nr_queued: requests in queues and on @dispatch
+ * @in_driver: requests dispatched and not finished, [0] async, [1] sync
+ * @last_delayed_sync: when a sync request last completed after its
+ *	deadline, ns (0: never)
+ * @last_busy: when a non-IDLE request was last dispatched or completed, ns
+ * @stalled: the last dispatch found work it could not dispatch yet, so a
+ *	completion that lifts the limit must run the queue
+ * @keyed: process queues by process (group_by=process)
+ * @group_by: how contexts group into queues, copied from the tunable
+ * @group_gen: bumped when @group_by changes, so that contexts regroup
+ * @model: the device model, which decides whether idling pays
+ * @stats: counters for debugfs
+ * @tun: tunables
+ */
+struct cs_core {
+	struct list_head dispatch;
+	struct list_head rr[CS_NR_CLASSES];
+	unsigned int nr_busy[CS_NR_CLASSES];
+	unsigned int nr_busy_level[CS_NR_CLASSES][CS_NR_LEVELS];
+	unsigned int nr_busy_sync[CS_NR_CLASSES];
+	unsigned int nr_present_sync;
+	struct cs_queue *active;
+	enum cs_idle idling;
+	u64 idle_until;
+	struct cs_queue *async_q[CS_NR_CLASSES][CS_NR_LEVELS];
+	struct cs_queue fallback;
+	sector_t head;
+	unsigned int nr_queued;
+	unsigned int in_driver[2];
+	u64 last_delayed_sync;
+	u64 last_busy;
+	bool stalled;
+	DECLARE_HASHTABLE(keyed, 6);
+	enum cs_group_by group_by;
+	unsigned int group_gen;
+	struct cs_model model;
+	struct cs_stats stats;
+	u64 tun[CS_NR_TUNABLES];
+};
+
+static inline u64 cs_tun(const struct cs_core *core, enum cs_tunable t)
+{
+	return READ_ONCE(core->tun[t]);
+}
+
+static inline bool cs_queue_sync(const struct cs_queue *cq)
+{
+	return cq->flags & CSQ_SYNC;
+}
+
+static inline char cs_class_char(const struct cs_queue *cq)
+{
+	return "RBI"[cq->prio_class];
+}
+
+#include "env.h"
+
+/*
+ * blktrace messages, in the spirit of CFQ's "cfq<pid><S|A>" lines:
+ * "cs<pid><S|A><R|B|I> ...".
+ */
+#define cs_log_q(core, cq, fmt, ...)					\
+do {									\
+	const struct cs_queue *__cq = (cq);				\
+									\
+	cs_env_log(core, "cs%d%c%c " fmt, __cq->pid,			\
+		   cs_queue_sync(__cq) ? 'S' : 'A',			\
+		   cs_class_char(__cq), ##__VA_ARGS__);			\
+} while (0)
+#define cs_log(core, fmt, ...)	cs_env_log(core, "cs " fmt, ##__VA_ARGS__)
+
+/* core.c: the way of a request through the scheduler */
+void cs_core_init(struct cs_core *core, const u64 *tun, bool rotational,
+		  const struct cs_model_memory *mem, u64 now);
+void cs_core_exit(struct cs_core *core);
+bool cs_core_may_insert_merge(const struct cs_core *core,
+			      struct request *rq);
+void cs_core_insert(struct cs_core *core, struct request *rq,
+		    struct cs_ctx *ctx, bool at_head, u64 now);
+struct request *cs_core_dispatch(struct cs_core *core, u64 now);
+bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now);
+void cs_core_requeue(struct cs_core *core, struct request *rq);
+void cs_core_requests_merged(struct cs_core *core, struct request *rq,
+			     struct request *next);
+void cs_core_bio_merged(struct cs_core *core, struct request *rq, bool front);
+struct cs_queue *cs_core_bio_queue(struct cs_core *core, struct cs_ctx *ctx,
+				   bool sync, unsigned short ioprio);
+bool cs_core_idle_timer(struct cs_core *core, u64 now);
+bool cs_core_ctx_exit(struct cs_core *core, struct cs_ctx *ctx);
+void cs_core_set_group_by(struct cs_core *core, enum cs_group_by by);
+void cs_core_set_mode(struct cs_core *core, enum cs_mode_force force,
+		      u64 now);
+bool cs_core_has_work(const struct cs_core *core);
+void cs_prio_of(unsigned short ioprio, enum cs_prio_class *pclass,
+		unsigned int *level);
+
+/* core.c, for members.c */
+void cs_sort_add(struct cs_queue *cq, struct request *rq);
+void cs_put_queue(struct cs_core *core, struct cs_queue *cq);
+struct cs_queue *cs_alloc_queue(struct cs_core *core, bool sync,
+				enum cs_prio_class pclass, unsigned int level);
+void cs_rr_add(struct cs_core *core, struct cs_queue *cq, bool front);
+void cs_rr_del(struct cs_core *core, struct cs_queue *cq);
+void cs_busy_account(struct cs_core *core, struct cs_queue *cq, int d);
+void cs_expire_active(struct cs_core *core);
+bool cs_queue_coop(const struct cs_queue *cq);
+
+/* members.c: which queue serves a context */
+struct cs_queue *cs_sync_queue(struct cs_core *core, struct cs_ctx *ctx,
+			       enum cs_prio_class pclass, unsigned int level);
+bool cs_exit_ctx(struct cs_core *core, struct cs_ctx *ctx);
+bool cs_members_alive(const struct cs_queue *cq);
+void cs_unkey(struct cs_core *core, struct cs_queue *cq);
+struct cs_queue *cs_try_cooperate(struct cs_core *core, struct cs_queue *cq,
+				  struct request *rq);
+void cs_check_split(struct cs_core *core, struct cs_queue *cq);
+
+#endif /* CTXSCHED_CORE_H */

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device model.  queue/rotational says whether a disk rotates, not
+ * whether idling pays on it: a virtual disk, an array or a SAN LUN says
+ * rotational and serves many requests at once.  So ctxsched watches its
+ * own requests:
+ *
+ * - Seek cost.  A request alone in the driver shows the disk's service
+ *   time without queueing.  Its time beyond the transfer (at the fastest
+ *   rate seen) is compared between requests that continue where the
+ *   previous one ended and requests far from it.  Where far costs no more
+ *   than near, idling can only lose: the disk is PARALLEL at once.
+ * - Where distance costs time, a single spindle wants idling and an array
+ *   does not, and the difference shows only in what each policy delivers.
+ *   While several sync queues compete, the model then measures it: short
+ *   windows alternate between SERIAL and PARALLEL (ABBA order, so that a
+ *   drift of the load cancels), and the mode that delivers 10% more in
+ *   three pairs in a row (or by the median of seven) wins.  The decision
+ *   holds for 10 s of contended time, doubling up to 80 s each time a new
+ *   measurement confirms it, so that a changed disk or load is noticed
+ *   without flapping.
+ * - Parallelism.  The throughput per busy second of requests that shared
+ *   the driver with others, over that of requests served alone, tells
+ *   whether the disk serves requests side by side; a disk that does not
+ *   is kept to priorities by idling even where distance costs nothing.
+ *
+ * All of it is arithmetic on times the caller passes in.
+ */
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <linux/time64.h>
+
+#include "model.h"
+#include "policy.h"
+
+static enum cs_mode cs_other_mode(enum cs_mode mode)
+{
+	return mode == CS_MODE_SERIAL ? CS_MODE_PARALLEL : CS_MODE_SERIAL;
+}
+
+/**
+ * cs_model_init() - set up the model of a disk
+ * @m: the model
+ * @rotational: the disk says it rotates: start in SERIAL mode
+ * @mem: what an earlier model of the same disk learned, or NULL
+ * @now: current time, ns
+ */
+void cs_model_init(struct cs_model *m, bool rotational,
+		   const struct cs_model_memory *mem, u64 now)
+{
+	memset(m, 0, sizeof(*m));
+	m->rotational = rotational;
+	if (mem && mem->valid) {
+		m->l = mem->l;
+		/* Measure again after the hold that was in force. */
+		m->hold_until = m->l.hold;
+	} else {
+		m->l.mode = rotational ? CS_MODE_SERIAL : CS_MODE_PARALLEL;
+		m->l.why = CS_WHY_PRIOR;
+		m->l.parallel = !rotational;
+		m->l.hold = CS_AB_HOLD_MIN_NS;
+	}
+	m->force = CS_FORCE_AUTO;
+	m->ab = CS_AB_HOLD;
+	m->depth_t = now;
+	m->epoch_end = now + CS_MODEL_GAIN_EPOCH_NS;
+	m->last_tick = now;
+	m->changed_at = now;
+}
+
+/**
+ * cs_model_force() - apply the device_mode tunable
+ * @m: the model
+ * @force: auto, or the mode to use
+ * @now: current time, ns
+ *
+ * Setting auto forgets what was learned: the admin asks for a new look at
+ * the disk.
+ */
+void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now)
+{
+	if (force == CS_FORCE_AUTO) {
+		cs_model_init(m, m->rotational, NULL, now);
+		return;
+	}
+	m->force = force;
+	m->ab = CS_AB_HOLD;
+}
+
+/* Fold time since the last event into the busy time. */
+static void cs_model_account(struct cs_model *m, u64 now)
+{
+	if (m->depth)
+		m->busy_ns += cs_since(now, m->depth_t);
+	m->depth_t = max(now, m->depth_t);
+}
+
+/**
+ * cs_model_dispatch() - a request goes to the driver
+ * @m: the model
+ * @pos: its first sector
+ * @sectors: its size
+ * @now: current time, ns
+ *
+ * Return: true when it is alone in the driver: the caller passes that back
+ * to cs_model_complete() with its completion.
+ */
+bool cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now)
+{
+	u64 dist = pos >= m->last_end ? pos - m->last_end : m->last_end - pos;
+	bool solo = !m->depth;
+
+	cs_model_account(m, now);
+	if (solo) {
+		m->solo_t0 = now;
+		m->solo_bytes = sectors << 9;
+		m->solo_far = dist > CS_SEEK_FAR_ROT;
+		m->solo_active = true;
+	} else {
+		/* Its service time now includes another request's. */
+		m->solo_active = false;
+	}
+	m->depth++;
+	m->last_end = pos + sectors;
+	return solo;
+}
+
+static u64 cs_ewma(u64 mean, u32 n, u64 sample)
+{
+	return n ? div_u64(7 * mean + sample, 8) : sample;
+}
+
+/* One request served alone: @t ns for @bytes, near or @far. */
+static void cs_model_sample(struct cs_model *m, u64 t, u32 bytes, bool far)
+{
+	struct cs_model_learned *l = &m->l;
+	u64 ps, xfer, excess, cost;
+
+	t = min_t(u64, t, CS_MODEL_SAMPLE_MAX_NS);
+	if (!far && bytes >= 4096) {
+		ps = div_u64(t * 1000, bytes);
+		if (!l->best_ps || ps < l->best_ps)
+			l->best_ps = max_t(u64, ps, 1);
+	}
+	xfer = div_u64(l->best_ps * bytes, 1000);
+	excess = cs_since(t, xfer);
+	if (far) {
+		l->far_excess = cs_ewma(l->far_excess, l->far_n, excess);
+		l->far_n = min(l->far_n + 1, 65535U);
+	} else {
+		l->near_excess = cs_ewma(l->near_excess, l->near_n, excess);
+		l->near_n = min(l->near_n + 1, 65535U);
+	}
+	if (l->near_n < CS_MODEL_NEAR_MIN || l->far_n < CS_MODEL_FAR_MIN)
+		return;
+	cost = cs_since(l->far_excess, l->near_excess);
+	l->seek_cost = cost > (l->seek_known && l->seek_cost ?
+			       CS_MODEL_SEEK_OFF_NS : CS_MODEL_SEEK_ON_NS);
+	l->seek_known = true;
+}
+
+/**
+ * cs_model_complete() - a request the driver had is done (or requeued)
+ * @m: the model
+ * @bytes: its size (0 for a requeue: nothing was delivered)
+ * @solo: cs_model_dispatch() said it was alone in the driver
+ * @now: current time, ns
+ */
+void cs_model_complete(struct cs_model *m, u32 bytes, bool solo, u64 now)
+{
+	cs_model_account(m, now);
+	m->busy_bytes += bytes;
+	if (m->depth)
+		m->depth--;
+	if (m->ab == CS_AB_RUN && now >= m->ab_start)
+		m->ab_bytes += bytes;
+	if (solo && m->solo_active) {
+		m->solo_active = false;
+		if (bytes) {
+			m->solo_ns += cs_since(now, m->solo_t0);
+			m->solo_sum += bytes;
+			cs_model_sample(m, cs_since(now, m->solo_t0),
+					m->solo_bytes, m->solo_far);
+		}
+	}
+}
+
+/*
+ * Close a gain epoch: bytes per busy time of the requests that shared the
+ * driver, against those served alone.  Attributing by request rather than
+ * by the depth at each completion keeps near-simultaneous completions of
+ * parallel requests from crediting the last one to depth 1.
+ */
+static void cs_model_gain(struct cs_model *m, u64 now)
+{
+	struct cs_model_learned *l = &m->l;
+	u64 shared_ns, shared_bytes, r0, r1, g;
+
+	if (now < m->epoch_end)
+		return;
+	shared_ns = cs_since(m->busy_ns, m->solo_ns);
+	shared_bytes = cs_since(m->busy_bytes, m->solo_sum);
+	if (m->solo_ns >= CS_MODEL_GAIN_MIN_NS &&
+	    shared_ns >= CS_MODEL_GAIN_MIN_NS && m->solo_sum) {
+		r0 = div64_u64(m->solo_sum * 1000, m->solo_ns);
+		r1 = div64_u64(shared_bytes * 1000, shared_ns);
+		g = r0 ? div64_u64(r1 * 1024, r0) : 1024;
+		g = min_t(u64, g, 64 * 1024);
+		l->gain = l->gain_known ? (u32)div_u64(3 * (u64)l->gain + g, 4) :
+					  (u32)g;
+		l->gain_known = true;
+		l->parallel = l->gain > (l->parallel ? CS_MODEL_GAIN_OFF :
+						       CS_MODEL_GAIN_ON);
+	}
+	m->busy_ns = 0;
+	m->busy_bytes = 0;
+	m->solo_ns = 0;
+	m->solo_sum = 0;
+	m->epoch_end = now + CS_MODEL_GAIN_EPOCH_NS;
+}
+
+/* Whether the A/B measurement has anything to decide. */
+static bool cs_model_ab_applies(const struct cs_model *m)
+{
+	return m->force == CS_FORCE_AUTO && m->l.seek_known && m->l.seek_cost;
+}
+
+static void cs_model_ab_window(struct cs_model *m, enum cs_mode mode, u64 now)
+{
+	m->ab_mode = mode;
+	m->ab_start = now + CS_AB_SETTLE_NS;
+	m->ab_end = m->ab_start + CS_AB_WIN_NS;
+	m->ab_bytes = 0;
+	m->ab_cont_ns = 0;
+}
+
+static void cs_model_ab_hold(struct cs_model *m, u64 hold)
+{
+	m->ab = CS_AB_HOLD;
+	m->hold_until = m->cont_total + hold;
+}
+
+/* Median of the first @n ratios (sorted in a copy). */
+static u32 cs_median(const u32 *r, unsigned int n)
+{
+	u32 s[CS_AB_MAX_PAIRS];
+	unsigned int i, j;
+	u32 v;
+
+	for (i = 0; i < n; i++) {
+		/* Insertion sort: at most seven values. */
+		v = r[i];
+		for (j = i; j > 0 && s[j - 1] > v; j--)
+			s[j] = s[j - 1];
+		s[j] = v;
+	}
+	return s[n / 2];
+}
+
+/*
+ * The first @k pairs of a run all favour one mode by @gap (/1024) or more:
+ * PARALLEL over SERIAL, or SERIAL over PARALLEL.
+ */
+static bool cs_ab_clear(const u32 *r, unsigned int n, unsigned int k,
+			u32 gap)
+{
+	const u32 lo = 1024 * 1024 / gap;
+	unsigned int i, par = 0, ser = 0;
+
+	if (n != k)
+		return false;
+	for (i = 0; i < k; i++) {
+		par += r[i] >= gap;
+		ser += r[i] <= lo;
+	}
+	return par == k || ser == k;
+}
+
+/* After a pair: decide, go on measuring, or give up. */
+static void cs_model_ab_judge(struct cs_model *m)
+{
+	struct cs_model_learned *l = &m->l;
+	const u32 lo = 1024 * 1024 / CS_AB_MARGIN;
+	unsigned int n = m->ab_pairs, i, par = 0, ser = 0;
+	enum cs_mode won;
+	u32 med;
+
+	for (i = n >= 3 ? n - 3 : n; i < n; i++) {
+		par += m->ab_ratios[i] > CS_AB_MARGIN;
+		ser += m->ab_ratios[i] < lo;
+	}
+	med = cs_median(m->ab_ratios, n);
+	/* A wide gap needs fewer pairs: 4x in one, 1.5x in two. */
+	if (cs_ab_clear(m->ab_ratios, n, 1, 4096) ||
+	    cs_ab_clear(m->ab_ratios, n, 2, 1536)) {
+		won = m->ab_ratios[n - 1] > 1024 ? CS_MODE_PARALLEL :
+						   CS_MODE_SERIAL;
+	} else if (par == 3 || ser == 3) {
+		won = par == 3 ? CS_MODE_PARALLEL : CS_MODE_SERIAL;
+	} else if (n >= CS_AB_MAX_PAIRS && (med > CS_AB_MARGIN || med < lo)) {
+		won = med > CS_AB_MARGIN ? CS_MODE_PARALLEL : CS_MODE_SERIAL;
+	} else if (n >= CS_AB_MAX_PAIRS) {
+		l->why = CS_WHY_AB_UNDECIDED;
+		l->ab_ratio = med;
+		l->hold = CS_AB_HOLD_MIN_NS;
+		cs_model_ab_hold(m, l->hold);
+		return;
+	} else {
+		return;
+	}
+	/* A confirmed decision holds longer; a changed one starts short. */
+	if (won == l->mode && l->why == CS_WHY_AB)
+		l->hold = min_t(u64, 2 * l->hold, CS_AB_HOLD_MAX_NS);
+	else
+		l->hold = CS_AB_HOLD_MIN_NS;
+	l->mode = won;
+	l->why = CS_WHY_AB;
+	l->ab_ratio = med;
+	cs_model_ab_hold(m, l->hold);
+}
+
+/* The measured part of a window is over. */
+static void cs_model_ab_end_window(struct cs_model *m, u64 now)
+{
+	u64 len = cs_since(now, m->ab_start);
+	enum cs_mode next;
+
+	if (!len || m->ab_cont_ns * 1024 < CS_AB_CONTENDED_MIN * len) {
+		/* The competition stopped: what was measured is moot. */
+		cs_model_ab_hold(m, CS_AB_HOLD_MIN_NS / 10);
+		return;
+	}
+	m->ab_tput[m->ab_mode] = div64_u64(m->ab_bytes * NSEC_PER_MSEC, len);
+	if (++m->ab_win < 2) {
+		cs_model_ab_window(m, cs_other_mode(m->ab_mode), now);
+		return;
+	}
+	m->ab_win = 0;
+	m->ab_ratios[m->ab_pairs++] =
+		(u32)min_t(u64, div64_u64(m->ab_tput[CS_MODE_PARALLEL] * 1024,
+					  max_t(u64, m->ab_tput[CS_MODE_SERIAL],
+						1)), U32_MAX);
+	cs_model_ab_judge(m);
+	if (m->ab != CS_AB_RUN)
+		return;
+	/* ABBA: every other pair starts with the other mode. */
+	next = m->ab_pairs & 1 ? cs_other_mode(m->l.mode) : m->l.mode;
+	cs_model_ab_window(m, next, now);
+}
+
+/**
+ * cs_model_tick() - let time pass in the model
+ * @m: the model
+ * @contended: two or more sync queues have requests queued or in the
+ *	driver, so the mode makes a difference
+ * @now: current time, ns
+ *
+ * Called at every dispatch and completion; cheap unless a window or an
+ * epoch ends.
+ *
+ * Return: true when the mode changed.
+ */
+bool cs_model_tick(struct cs_model *m, bool contended, u64 now)
+{
+	enum cs_mode old = cs_model_mode(m);
+	u64 dt = cs_since(now, m->last_tick);
+
+	m->last_tick = max(now, m->last_tick);
+	if (contended) {
+		m->cont_total += dt;
+		if (m->ab == CS_AB_RUN && now > m->ab_start)
+			m->ab_cont_ns += min(dt, now - m->ab_start);
+	}
+	cs_model_gain(m, now);
+
+	if (!cs_model_ab_applies(m)) {
+		m->ab = CS_AB_HOLD;
+	} else if (m->ab == CS_AB_HOLD) {
+		if (contended && m->cont_total >= m->hold_until) {
+			m->ab = CS_AB_RUN;
+			m->ab_pairs = 0;
+			m->ab_win = 0;
+			cs_model_ab_window(m, m->l.mode, now);
+		}
+	} else if (now >= m->ab_end) {
+		cs_model_ab_end_window(m, now);
+	}
+
+	if (cs_model_mode(m) == old)
+		return false;
+	m->changed_at = now;
+	m->changes++;
+	return true;
+}
+
+/**
+ * cs_model_mode() - the mode to schedule the disk in now
+ * @m: the model
+ *
+ * Return: the forced mode; the mode of the current measurement window; or
+ * what was learned.
+ */
+enum cs_mode cs_model_mode(const struct cs_model *m)
+{
+	switch (m->force) {
+	case CS_FORCE_SERIAL:
+		return CS_MODE_SERIAL;
+	case CS_FORCE_PARALLEL:
+		return CS_MODE_PARALLEL;
+	default:
+		break;
+	}
+	if (m->l.seek_known && !m->l.seek_cost)
+		return CS_MODE_PARALLEL;
+	if (m->ab == CS_AB_RUN)
+		return m->ab_mode;
+	return m->l.mode;
+}
+
+/**
+ * cs_model_why() - why the model is in its mode
+ * @m: the model
+ *
+ * Return: the reason.
+ */
+enum cs_mode_why cs_model_why(const struct cs_model *m)
+{
+	if (m->force != CS_FORCE_AUTO)
+		return CS_WHY_FORCED;
+	if (m->l.seek_known && !m->l.seek_cost)
+		return CS_WHY_NO_SEEK_COST;
+	return m->l.why;
+}
+
+/**
+ * cs_model_parallel() - whether the disk serves requests side by side
+ * @m: the model
+ *
+ * Return: true where two requests in the driver get through faster than
+ * one after the other (or, until that is known, where the disk says it is
+ * not rotational); always true when PARALLEL is forced, never when SERIAL
+ * is.
+ */
+bool cs_model_parallel(const struct cs_model *m)
+{
+	if (m->force != CS_FORCE_AUTO)
+		return m->force == CS_FORCE_PARALLEL;
+	if (cs_model_mode(m) == CS_MODE_SERIAL)
+		return false;
+	return m->l.parallel;
+}
+
+/**
+ * cs_model_seek_cost() - whether moving far costs the disk time
+ * @m: the model
+ *
+ * Return: what was measured, or until then what queue/rotational says.
+ */
+bool cs_model_seek_cost(const struct cs_model *m)
+{
+	if (m->force != CS_FORCE_AUTO)
+		return m->force == CS_FORCE_SERIAL;
+	return m->l.seek_known ? m->l.seek_cost : m->rotational;
+}
+
+/**
+ * cs_model_seek_ns() - measured cost of a far request over a near one
+ * @m: the model
+ *
+ * Return: ns; 0 until measured.
+ */
+u64 cs_model_seek_ns(const struct cs_model *m)
+{
+	if (!m->l.seek_known)
+		return 0;
+	return cs_since(m->l.far_excess, m->l.near_excess);
+}
+
+/**
+ * cs_model_why_name() - the name of a reason, for debugfs
+ * @why: the reason
+ *
+ * Return: a short name.
+ */
+const char *cs_model_why_name(enum cs_mode_why why)
+{
+	static const char * const names[] = {
+		[CS_WHY_PRIOR] = "prior",
+		[CS_WHY_NO_SEEK_COST] = "no-seek-cost",
+		[CS_WHY_AB] = "measured",
+		[CS_WHY_AB_UNDECIDED] = "undecided",
+		[CS_WHY_FORCED] = "forced",
+	};
+
+	return why < ARRAY_SIZE(names) ? names[why] : "?";
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The device model: what ctxsched learns about a disk from its own
+ * dispatches and completions, and the scheduling mode it chooses from that.
+ * Pure arithmetic over times passed in (ns), so KUnit and the simulator
+ * drive it with a fake clock.
+ */
+#ifndef CTXSCHED_MODEL_H
+#define CTXSCHED_MODEL_H
+
+#include <linux/types.h>
+
+/*
+ * How ctxsched schedules a disk.  SERIAL: as CFQ on a single spindle, one
+ * queue owns the disk for a slice and a sequential reader keeps it while it
+ * thinks (idling), since serving another queue in between costs a seek.
+ * PARALLEL: work-conserving; queues take turns by priority without waiting
+ * for each other, as a disk that serves several requests at once (an
+ * array, flash, a virtual disk) or pays nothing for distance needs.
+ */
+enum cs_mode {
+	CS_MODE_SERIAL,
+	CS_MODE_PARALLEL,
+};
+
+/* The device_mode tunable: learn the mode, or force one. */
+enum cs_mode_force {
+	CS_FORCE_AUTO,
+	CS_FORCE_SERIAL,
+	CS_FORCE_PARALLEL,
+};
+
+/* Why the model is in its mode (shown in debugfs). */
+enum cs_mode_why {
+	CS_WHY_PRIOR,		/* not enough samples: queue/rotational */
+	CS_WHY_NO_SEEK_COST,	/* distance costs the disk no time */
+	CS_WHY_AB,		/* measured: the mode delivered more */
+	CS_WHY_AB_UNDECIDED,	/* measured, no clear winner: kept */
+	CS_WHY_FORCED,		/* the device_mode tunable */
+};
+
+/* A/B measurement state. */
+enum cs_ab_state {
+	CS_AB_HOLD,		/* mode fixed until enough contended time */
+	CS_AB_RUN,		/* alternating measurement windows */
+};
+
+/* Figures of the model; constants shared by model.c and the tests. */
+#define CS_MODEL_NEAR_MIN	8	/* near samples before judging seeks */
+#define CS_MODEL_FAR_MIN	4	/* far samples before judging seeks */
+#define CS_MODEL_SEEK_ON_NS	(2 * NSEC_PER_MSEC)	/* seeks cost time */
+#define CS_MODEL_SEEK_OFF_NS	(1 * NSEC_PER_MSEC)	/* ... no longer */
+#define CS_MODEL_SAMPLE_MAX_NS	(50 * NSEC_PER_MSEC)	/* clip outliers */
+#define CS_MODEL_GAIN_ON	1280	/* /1024: depth pays, parallel */
+#define CS_MODEL_GAIN_OFF	1152	/* /1024: ... no longer */
+#define CS_MODEL_GAIN_EPOCH_NS	(500 * NSEC_PER_MSEC)
+#define CS_MODEL_GAIN_MIN_NS	(40 * NSEC_PER_MSEC)	/* solo, shared */
+#define CS_AB_WIN_NS		(200 * NSEC_PER_MSEC)	/* measured part */
+#define CS_AB_SETTLE_NS		(50 * NSEC_PER_MSEC)	/* not measured */
+#define CS_AB_MARGIN		1126	/* /1024: 10% to call a winner */
+#define CS_AB_MAX_PAIRS		7
+#define CS_AB_HOLD_MIN_NS	(10ULL * NSEC_PER_SEC)
+#define CS_AB_HOLD_MAX_NS	(80ULL * NSEC_PER_SEC)
+#define CS_AB_CONTENDED_MIN	768	/* /1024 of a window contended */
+
+/**
+ * struct cs_model_learned - what the model has learned about a disk; kept
+ *	across scheduler switches on the same disk
+ * @near_excess: decaying mean time of requests that continue where the
+ *	previous one ended, beyond their transfer time, ns
+ * @far_excess: the same for requests far from the previous one, ns
+ * @near_n: near samples so far (saturates)
+ * @far_n: far samples so far (saturates)
+ * @best_ps: fastest transfer seen, picoseconds per byte (0: none yet)
+ * @seek_known: enough samples to judge whether distance costs time
+ * @seek_cost: distance costs time (far requests take longer)
+ * @gain: throughput per busy time of requests that shared the driver with
+ *	others, over that of requests served alone, /1024
+ * @gain_known: @gain rests on enough busy time at both depths
+ * @parallel: the disk serves requests in parallel (@gain, with hysteresis)
+ * @mode: the learned mode
+ * @why: why it is in @mode
+ * @ab_ratio: last measured PARALLEL over SERIAL throughput, /1024 (0: none)
+ * @hold: contended time the current decision holds before it is
+ *	measured again, ns
+ */
+struct cs_model_learned {
+	u64 near_excess;
+	u64 far_excess;
+	u32 near_n;
+	u32 far_n;
+	u64 best_ps;
+	bool seek_known;
+	bool seek_cost;
+	u32 gain;
+	bool gain_known;
+	bool parallel;
+	enum cs_mode mode;
+	enum cs_mode_why why;
+	u32 ab_ratio;
+	u64 hold;
+};
+
+/**
+ * struct cs_model_memory - a learned state to start from
+ * @valid: @l holds a learned state
+ * @l: the state
+ */
+struct cs_model_memory {
+	bool valid;
+	struct cs_model_learned l;
+};
+
+/**
+ * struct cs_model - device model of one disk, under the core's lock
+ * @l: what was learned
+ * @force: the device_mode tunable in effect
+ * @rotational: the disk says it is rotational (the prior)
+ * @last_end: sector after the last dispatched request
+ * @solo_t0: dispatch time of the request that is alone in the driver
+ * @solo_bytes: its size
+ * @solo_far: it starts far from where the previous request ended
+ * @solo_active: it is still alone (nothing was dispatched beside it)
+ * @depth: requests in the driver, as the model counted them
+ * @depth_t: when @depth last changed, ns
+ * @busy_ns: in this gain epoch, time with requests in the driver, ns
+ * @busy_bytes: bytes completed in this gain epoch
+ * @solo_ns: service time of the requests served alone in it, ns
+ * @solo_sum: their bytes
+ * @epoch_end: end of this gain epoch, ns
+ * @ab: A/B state
+ * @ab_pairs: pairs measured in this run
+ * @ab_win: window index within the run (0, 1 of each pair)
+ * @ab_mode: mode of the current window
+ * @ab_start: start of the current window's measured part, ns
+ * @ab_end: end of the current window, ns
+ * @ab_bytes: bytes completed in the measured part
+ * @ab_cont_ns: contended time in the measured part
+ * @ab_tput: throughput of this pair's windows, [SERIAL] and [PARALLEL],
+ *	bytes per ms
+ * @ab_ratios: ratios of this run's pairs, /1024
+ * @cont_total: contended time seen so far, ns
+ * @hold_until: @cont_total at which to measure again
+ * @last_tick: time of the last cs_model_tick(), ns
+ * @changed_at: when the mode last changed, ns
+ * @changes: mode changes so far
+ */
+struct cs_model {
+	struct cs_model_learned l;
+	enum cs_mode_force force;
+	bool rotational;
+	u64 last_end;
+	u64 solo_t0;
+	u32 solo_bytes;
+	bool solo_far;
+	bool solo_active;
+	unsigned int depth;
+	u64 depth_t;
+	u64 busy_ns;
+	u64 busy_bytes;
+	u64 solo_ns;
+	u64 solo_sum;
+	u64 epoch_end;
+	enum cs_ab_state ab;
+	unsigned int ab_pairs;
+	unsigned int ab_win;
+	enum cs_mode ab_mode;
+	u64 ab_start;
+	u64 ab_end;
+	u64 ab_bytes;
+	u64 ab_cont_ns;
+	u64 ab_tput[2];
+	u32 ab_ratios[CS_AB_MAX_PAIRS];
+	u64 cont_total;
+	u64 hold_until;
+	u64 last_tick;
+	u64 changed_at;
+	u32 changes;
+};
+
+void cs_model_init(struct cs_model *m, bool rotational,
+		   const struct cs_model_memory *mem, u64 now);
+void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now);
+bool cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now);
+void cs_model_complete(struct cs_model *m, u32 bytes, bool solo, u64 now);
+bool cs_model_tick(struct cs_model *m, bool contended, u64 now);
+enum cs_mode cs_model_mode(const struct cs_model *m);
+enum cs_mode_why cs_model_why(const struct cs_model *m);
+bool cs_model_parallel(const struct cs_model *m);
+bool cs_model_seek_cost(const struct cs_model *m);
+u64 cs_model_seek_ns(const struct cs_model *m);
+const char *cs_model_why_name(enum cs_mode_why why);
+
+#endif /* CTXSCHED_MODEL_H */
