@@ -624,7 +624,7 @@ static void cs_fix4_stale_timer(struct kunit *test)
 static void cs_fix5_group_by_gen(struct kunit *test)
 {
 	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
-	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 10);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 10), *d;
 
 	kt_insert(t, kt_read(t, 0), a);
 	kt_insert(t, kt_read(t, 1 << 20), b);
@@ -637,6 +637,15 @@ static void cs_fix5_group_by_gen(struct kunit *test)
 	kt_insert(t, kt_read(t, 1 << 23), a);
 	kt_insert(t, kt_read(t, 1 << 24), b);
 	KUNIT_EXPECT_PTR_EQ(test, kt_q(a), kt_q(b));
+	/*
+	 * Half a store (the old mode back, no new generation): a context
+	 * that arrives now joins by the mode of the generation, its
+	 * process's queue; by the tunable it would stay apart for good.
+	 */
+	WRITE_ONCE(t->core->tun[CS_T_GROUP_BY], CS_GROUP_THREAD);
+	d = kt_ctx(t, 10);
+	kt_insert(t, kt_read(t, 1 << 25), d);
+	KUNIT_EXPECT_PTR_EQ(test, kt_q(d), kt_q(a));
 	kt_end(t, 0);
 }
 

@@ -58,18 +58,36 @@ static void cs_test_scaled_slice(struct kunit *test)
 {
 	/* One queue, or a round within target_latency: unchanged. */
 	KUNIT_EXPECT_EQ(test, cs_scaled_slice(100 * MS, 100 * MS, 1,
-					      300 * MS, 8 * MS), 100 * MS);
+					      300 * MS, 16 * MS), 100 * MS);
 	KUNIT_EXPECT_EQ(test, cs_scaled_slice(100 * MS, 100 * MS, 3,
-					      300 * MS, 8 * MS), 100 * MS);
+					      300 * MS, 16 * MS), 100 * MS);
 	/* Five queues: 500 ms expected, scaled to 300/500. */
 	KUNIT_EXPECT_EQ(test, cs_scaled_slice(100 * MS, 100 * MS, 5,
-					      300 * MS, 8 * MS), 60 * MS);
-	/* Twenty queues: never below twice slice_idle. */
+					      300 * MS, 16 * MS), 60 * MS);
+	/* Twenty queues: never below the floor. */
 	KUNIT_EXPECT_EQ(test, cs_scaled_slice(100 * MS, 100 * MS, 20,
-					      300 * MS, 8 * MS), 16 * MS);
+					      300 * MS, 16 * MS), 16 * MS);
 	/* A slice already shorter than that floor stays as it is. */
 	KUNIT_EXPECT_EQ(test, cs_scaled_slice(10 * MS, 100 * MS, 20,
-					      300 * MS, 8 * MS), 10 * MS);
+					      300 * MS, 16 * MS), 10 * MS);
+}
+
+/*
+ * Issue 15: slices on a spindle last at least seven seeks, so that with
+ * many readers seeking stays under an eighth of the disk's time.
+ */
+static void cs_test_slice_floor(struct kunit *test)
+{
+	/* No seek cost: two idle windows, as CFQ. */
+	KUNIT_EXPECT_EQ(test, cs_slice_floor(8 * MS, 0), 16 * MS);
+	KUNIT_EXPECT_EQ(test, cs_slice_floor(8 * MS, 2 * MS), 16 * MS);
+	/* A 12 ms seek: 84 ms. */
+	KUNIT_EXPECT_EQ(test, cs_slice_floor(8 * MS, 12 * MS), 84 * MS);
+	/* Eight readers at 100 ms base: 37.5 ms scaled, held at 84 ms. */
+	KUNIT_EXPECT_EQ(test, cs_scaled_slice(100 * MS, 100 * MS, 8,
+					      300 * MS,
+					      cs_slice_floor(8 * MS, 12 * MS)),
+			84 * MS);
 }
 
 static void cs_test_slice_expired(struct kunit *test)
@@ -93,6 +111,7 @@ static struct kunit_case cs_slice_cases[] = {
 	KUNIT_CASE(cs_test_slice_monotonic),
 	KUNIT_CASE(cs_test_slice_ratio),
 	KUNIT_CASE(cs_test_scaled_slice),
+	KUNIT_CASE(cs_test_slice_floor),
 	KUNIT_CASE(cs_test_slice_expired),
 	KUNIT_CASE(cs_test_async_slice_rq),
 	{}
@@ -147,11 +166,11 @@ static void cs_test_seek_sequential(struct kunit *test)
 	int i;
 
 	for (i = 0; i < 64; i++)
-		cs_seek_add(&sk, 0, 256, true);
+		cs_seek_add(&sk, 0);
 	KUNIT_EXPECT_FALSE(test, cs_seeky(&sk));
 	/* Short hops stay under the threshold. */
 	for (i = 0; i < 64; i++)
-		cs_seek_add(&sk, CS_SEEK_FAR_ROT, 256, true);
+		cs_seek_add(&sk, CS_SEEK_FAR_ROT);
 	KUNIT_EXPECT_FALSE(test, cs_seeky(&sk));
 }
 
@@ -161,28 +180,14 @@ static void cs_test_seek_random(struct kunit *test)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		cs_seek_add(&sk, 1 << 20, 8, true);
+		cs_seek_add(&sk, 1 << 20);
 	KUNIT_EXPECT_FALSE(test, cs_seeky(&sk));
-	cs_seek_add(&sk, 1 << 20, 8, true);
+	cs_seek_add(&sk, 1 << 20);
 	KUNIT_EXPECT_TRUE(test, cs_seeky(&sk));
 	/* Old seeks age out after 32 sequential requests. */
 	for (i = 0; i < 32; i++)
-		cs_seek_add(&sk, 0, 8, true);
+		cs_seek_add(&sk, 0);
 	KUNIT_EXPECT_FALSE(test, cs_seeky(&sk));
-}
-
-/* On flash, small requests are what counts as random. */
-static void cs_test_seek_nonrot(struct kunit *test)
-{
-	struct cs_seek big = {}, small = {};
-	int i;
-
-	for (i = 0; i < 8; i++) {
-		cs_seek_add(&big, 1 << 20, 256, false);
-		cs_seek_add(&small, 0, 8, false);
-	}
-	KUNIT_EXPECT_FALSE(test, cs_seeky(&big));
-	KUNIT_EXPECT_TRUE(test, cs_seeky(&small));
 }
 
 static struct cs_idle_input cs_seq_reader(void)
@@ -343,7 +348,6 @@ static struct kunit_case cs_idle_cases[] = {
 	KUNIT_CASE(cs_test_ttime_decay),
 	KUNIT_CASE(cs_test_seek_sequential),
 	KUNIT_CASE(cs_test_seek_random),
-	KUNIT_CASE(cs_test_seek_nonrot),
 	KUNIT_CASE(cs_test_idle_sequential),
 	KUNIT_CASE(cs_test_idle_never),
 	KUNIT_CASE(cs_test_idle_think_time),
@@ -602,7 +606,7 @@ static void cs_test_coop_split(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cs_should_split(true, 3, cs_seeky(&sk)));
 	/* Two streams interleaved in one queue: every request seeks. */
 	for (i = 0; i < 6; i++)
-		cs_seek_add(&sk, 1 << 21, 128, true);
+		cs_seek_add(&sk, 1 << 21);
 	KUNIT_EXPECT_TRUE(test, cs_should_split(true, 3, cs_seeky(&sk)));
 	/* Only merged queues split, and only with contexts to split. */
 	KUNIT_EXPECT_FALSE(test, cs_should_split(false, 3, cs_seeky(&sk)));

@@ -509,7 +509,6 @@ bool cs_queue_coop(const struct cs_queue *cq)
 static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
 			   struct request *rq, u64 now)
 {
-	bool seek_cost = cs_model_seek_cost(&core->model);
 	u64 dist;
 
 	cs_update_prio(core, cq, rq);
@@ -523,7 +522,7 @@ static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
 		dist = blk_rq_pos(rq) >= cq->last_end ?
 		       blk_rq_pos(rq) - cq->last_end :
 		       cq->last_end - blk_rq_pos(rq);
-	cs_seek_add(&cq->seek, dist, blk_rq_sectors(rq), seek_cost);
+	cs_seek_add(&cq->seek, dist);
 	cq->last_end = blk_rq_pos(rq) + blk_rq_sectors(rq);
 
 	rq->fifo_time = cs_deadline(core, cq, now);
@@ -583,8 +582,7 @@ static void cs_leave_driver(struct cs_core *core, struct request *rq)
 		cq->dispatched--;
 		cs_present(core, cq, before);
 	}
-	cs_model_complete(&core->model, 0, cs_rq_state(rq) & CS_RQ_SOLO,
-			  core->model.last_tick);
+	cs_model_complete(&core->model, 0, core->model.last_tick);
 	cs_rq_set_state(rq, 0);
 }
 
@@ -770,6 +768,14 @@ static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
 	return quantum;
 }
 
+/* The seek a slice switch costs, where slices own the disk. */
+static u64 cs_seek_share(struct cs_core *core)
+{
+	if (cs_model_mode(&core->model) != CS_MODE_SERIAL)
+		return 0;
+	return cs_model_seek_ns(&core->model);
+}
+
 static u64 cs_slice_for(struct cs_core *core, struct cs_queue *cq)
 {
 	bool sync = cs_queue_sync(cq);
@@ -781,7 +787,8 @@ static u64 cs_slice_for(struct cs_core *core, struct cs_queue *cq)
 		slice = cs_scaled_slice(slice, cs_tun(core, CS_T_SLICE_SYNC),
 					core->nr_busy[cq->prio_class],
 					cs_tun(core, CS_T_TARGET_LATENCY),
-					cs_tun(core, CS_T_SLICE_IDLE));
+					cs_slice_floor(cs_tun(core, CS_T_SLICE_IDLE),
+						       cs_seek_share(core)));
 	return slice;
 }
 
@@ -1012,9 +1019,8 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 	core->in_driver[sync]++;
 	core->head = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	core->stats.dispatched++;
-	if (cs_model_dispatch(&core->model, blk_rq_pos(rq), blk_rq_sectors(rq),
-			      now))
-		cs_rq_set_state(rq, cs_rq_state(rq) | CS_RQ_SOLO);
+	cs_rq_set_size(rq, blk_rq_sectors(rq));
+	cs_model_dispatch(&core->model, blk_rq_pos(rq), blk_rq_sectors(rq), now);
 	return rq;
 }
 
@@ -1077,8 +1083,7 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 	if (state & CS_RQ_DRIVER) {
 		core->in_driver[!!(state & CS_RQ_SYNC)]--;
 		core->stats.completed++;
-		cs_model_complete(&core->model, blk_rq_bytes(rq),
-				  state & CS_RQ_SOLO, now);
+		cs_model_complete(&core->model, cs_rq_dispatched_bytes(rq), now);
 		if (cq)
 			expired = cs_request_done(core, cq, rq, now);
 		cs_model_step(core, now);

@@ -106,7 +106,7 @@ static int cs_model_show(struct seq_file *m, void *unused)
 	seq_printf(m, "device_mode %s\n", forced[md->force]);
 	seq_printf(m, "rotational %d\n", md->rotational);
 	seq_printf(m, "seek_known %d\n", l->seek_known);
-	seq_printf(m, "seek_cost %d\n", l->seek_cost);
+	seq_printf(m, "seek_cost %d\n", cs_model_seek_cost(md));
 	seq_printf(m, "seek_us %llu\n",
 		   div_u64(cs_model_seek_ns(md), NSEC_PER_USEC));
 	seq_printf(m, "near_excess_us %llu\n",

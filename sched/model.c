@@ -5,14 +5,18 @@
  * rotational and serves many requests at once.  So ctxsched watches its
  * own requests:
  *
- * - Seek cost.  A request alone in the driver shows the disk's service
- *   time without queueing.  Its time beyond the transfer (at the fastest
- *   rate seen) is compared between requests that continue where the
- *   previous one ended and requests far from it.  Where far costs no more
- *   than near, idling can only lose: the disk is PARALLEL at once.
+ * - Seek cost.  A request alone in the driver (with the other pieces of
+ *   its read, when a stripe unit split it) shows the disk's service time
+ *   without queueing.  Its time beyond the transfer (at the fastest rate
+ *   seen) is compared between requests that continue where the previous
+ *   one ended and requests far from it.  Where far costs no more than
+ *   near, idling can only lose: the disk goes PARALLEL at once (and a
+ *   measurement confirms it if the disk says it rotates).
  * - Where distance costs time, a single spindle wants idling and an array
  *   does not, and the difference shows only in what each policy delivers.
- *   While several sync queues compete, the model then measures it: short
+ *   And a drive's read cache can hide seeks while few streams run.  So on
+ *   such disks, and on every disk that says it rotates, while several
+ *   sync queues compete the model measures what each mode delivers: short
  *   windows alternate between SERIAL and PARALLEL (ABBA order, so that a
  *   drift of the load cancels), and the mode that delivers 10% more in
  *   three pairs in a row (or by the median of seven) wins.  The decision
@@ -64,6 +68,7 @@ void cs_model_init(struct cs_model *m, bool rotational,
 	}
 	m->force = CS_FORCE_AUTO;
 	m->ab = CS_AB_HOLD;
+	m->shown = cs_model_mode(m);
 	m->depth_t = now;
 	m->epoch_end = now + CS_MODEL_GAIN_EPOCH_NS;
 	m->last_tick = now;
@@ -87,6 +92,7 @@ void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now)
 	}
 	m->force = force;
 	m->ab = CS_AB_HOLD;
+	m->shown = cs_model_mode(m);
 }
 
 /* Fold time since the last event into the busy time. */
@@ -104,27 +110,28 @@ static void cs_model_account(struct cs_model *m, u64 now)
  * @sectors: its size
  * @now: current time, ns
  *
- * Return: true when it is alone in the driver: the caller passes that back
- * to cs_model_complete() with its completion.
+ * A request dispatched to an idle disk starts a burst that is served
+ * alone; requests that continue it directly (the pieces of one read split
+ * at a stripe unit) join it, anything else spoils it.
  */
-bool cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now)
+void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now)
 {
 	u64 dist = pos >= m->last_end ? pos - m->last_end : m->last_end - pos;
-	bool solo = !m->depth;
 
 	cs_model_account(m, now);
-	if (solo) {
+	if (!m->depth) {
 		m->solo_t0 = now;
 		m->solo_bytes = sectors << 9;
 		m->solo_far = dist > CS_SEEK_FAR_ROT;
 		m->solo_active = true;
+	} else if (m->solo_active && !dist) {
+		m->solo_bytes += sectors << 9;
 	} else {
 		/* Its service time now includes another request's. */
 		m->solo_active = false;
 	}
 	m->depth++;
 	m->last_end = pos + sectors;
-	return solo;
 }
 
 static u64 cs_ewma(u64 mean, u32 n, u64 sample)
@@ -165,10 +172,9 @@ static void cs_model_sample(struct cs_model *m, u64 t, u32 bytes, bool far)
  * cs_model_complete() - a request the driver had is done (or requeued)
  * @m: the model
  * @bytes: its size (0 for a requeue: nothing was delivered)
- * @solo: cs_model_dispatch() said it was alone in the driver
  * @now: current time, ns
  */
-void cs_model_complete(struct cs_model *m, u32 bytes, bool solo, u64 now)
+void cs_model_complete(struct cs_model *m, u32 bytes, u64 now)
 {
 	cs_model_account(m, now);
 	m->busy_bytes += bytes;
@@ -176,15 +182,16 @@ void cs_model_complete(struct cs_model *m, u32 bytes, bool solo, u64 now)
 		m->depth--;
 	if (m->ab == CS_AB_RUN && now >= m->ab_start)
 		m->ab_bytes += bytes;
-	if (solo && m->solo_active) {
+	if (!bytes)
 		m->solo_active = false;
-		if (bytes) {
-			m->solo_ns += cs_since(now, m->solo_t0);
-			m->solo_sum += bytes;
-			cs_model_sample(m, cs_since(now, m->solo_t0),
-					m->solo_bytes, m->solo_far);
-		}
-	}
+	if (m->depth || !m->solo_active)
+		return;
+	/* The burst served alone is over: one sample of the disk. */
+	m->solo_active = false;
+	m->solo_ns += cs_since(now, m->solo_t0);
+	m->solo_sum += m->solo_bytes;
+	cs_model_sample(m, cs_since(now, m->solo_t0), m->solo_bytes,
+			m->solo_far);
 }
 
 /*
@@ -221,10 +228,28 @@ static void cs_model_gain(struct cs_model *m, u64 now)
 	m->epoch_end = now + CS_MODEL_GAIN_EPOCH_NS;
 }
 
-/* Whether the A/B measurement has anything to decide. */
+/*
+ * Whether the A/B measurement has anything to decide: where distance
+ * costs time, and on any disk that says it rotates.  A drive's read cache
+ * can make far requests look cheap while few streams run and hide seeks
+ * that many streams bring back, so the seek figure alone only sets where
+ * the measurement starts.
+ */
 static bool cs_model_ab_applies(const struct cs_model *m)
 {
-	return m->force == CS_FORCE_AUTO && m->l.seek_known && m->l.seek_cost;
+	if (m->force != CS_FORCE_AUTO)
+		return false;
+	return m->rotational || (m->l.seek_known && m->l.seek_cost);
+}
+
+/* The mode without a measurement in progress. */
+static enum cs_mode cs_model_settled(const struct cs_model *m)
+{
+	if (m->l.why == CS_WHY_AB)
+		return m->l.mode;
+	if (m->l.seek_known && !m->l.seek_cost)
+		return CS_MODE_PARALLEL;
+	return m->l.mode;
 }
 
 static void cs_model_ab_window(struct cs_model *m, enum cs_mode mode, u64 now)
@@ -282,10 +307,15 @@ static bool cs_ab_clear(const u32 *r, unsigned int n, unsigned int k,
 static void cs_model_ab_judge(struct cs_model *m)
 {
 	struct cs_model_learned *l = &m->l;
-	const u32 lo = 1024 * 1024 / CS_AB_MARGIN;
+	/*
+	 * Where distance was seen to cost nothing, SERIAL has to win by the
+	 * wide gap in the median of all pairs: a noisy virtual disk must not
+	 * be talked into idling by a few unlucky windows.
+	 */
+	const u32 lo = 1024 * 1024 / (m->ab_strong ? CS_AB_WIDE : CS_AB_MARGIN);
 	unsigned int n = m->ab_pairs, i, par = 0, ser = 0;
 	enum cs_mode won;
-	u32 med;
+	u32 med, last = m->ab_ratios[n - 1];
 
 	for (i = n >= 3 ? n - 3 : n; i < n; i++) {
 		par += m->ab_ratios[i] > CS_AB_MARGIN;
@@ -293,11 +323,11 @@ static void cs_model_ab_judge(struct cs_model *m)
 	}
 	med = cs_median(m->ab_ratios, n);
 	/* A wide gap needs fewer pairs: 4x in one, 1.5x in two. */
-	if (cs_ab_clear(m->ab_ratios, n, 1, 4096) ||
-	    cs_ab_clear(m->ab_ratios, n, 2, 1536)) {
-		won = m->ab_ratios[n - 1] > 1024 ? CS_MODE_PARALLEL :
-						   CS_MODE_SERIAL;
-	} else if (par == 3 || ser == 3) {
+	if ((cs_ab_clear(m->ab_ratios, n, 1, 4 * 1024) ||
+	     cs_ab_clear(m->ab_ratios, n, 2, CS_AB_WIDE)) &&
+	    (last > 1024 || !m->ab_strong)) {
+		won = last > 1024 ? CS_MODE_PARALLEL : CS_MODE_SERIAL;
+	} else if (par == 3 || (ser == 3 && !m->ab_strong)) {
 		won = par == 3 ? CS_MODE_PARALLEL : CS_MODE_SERIAL;
 	} else if (n >= CS_AB_MAX_PAIRS && (med > CS_AB_MARGIN || med < lo)) {
 		won = med > CS_AB_MARGIN ? CS_MODE_PARALLEL : CS_MODE_SERIAL;
@@ -311,7 +341,7 @@ static void cs_model_ab_judge(struct cs_model *m)
 		return;
 	}
 	/* A confirmed decision holds longer; a changed one starts short. */
-	if (won == l->mode && l->why == CS_WHY_AB)
+	if (won == m->ab_base && l->why == CS_WHY_AB)
 		l->hold = min_t(u64, 2 * l->hold, CS_AB_HOLD_MAX_NS);
 	else
 		l->hold = CS_AB_HOLD_MIN_NS;
@@ -346,7 +376,7 @@ static void cs_model_ab_end_window(struct cs_model *m, u64 now)
 	if (m->ab != CS_AB_RUN)
 		return;
 	/* ABBA: every other pair starts with the other mode. */
-	next = m->ab_pairs & 1 ? cs_other_mode(m->l.mode) : m->l.mode;
+	next = m->ab_pairs & 1 ? cs_other_mode(m->ab_base) : m->ab_base;
 	cs_model_ab_window(m, next, now);
 }
 
@@ -364,32 +394,39 @@ static void cs_model_ab_end_window(struct cs_model *m, u64 now)
  */
 bool cs_model_tick(struct cs_model *m, bool contended, u64 now)
 {
-	enum cs_mode old = cs_model_mode(m);
 	u64 dt = cs_since(now, m->last_tick);
+	enum cs_mode mode;
 
+	/* The time since the last tick passed in the state seen then. */
 	m->last_tick = max(now, m->last_tick);
-	if (contended) {
+	if (m->contended) {
 		m->cont_total += dt;
 		if (m->ab == CS_AB_RUN && now > m->ab_start)
 			m->ab_cont_ns += min(dt, now - m->ab_start);
 	}
+	m->contended = contended;
 	cs_model_gain(m, now);
 
 	if (!cs_model_ab_applies(m)) {
 		m->ab = CS_AB_HOLD;
 	} else if (m->ab == CS_AB_HOLD) {
 		if (contended && m->cont_total >= m->hold_until) {
+			m->ab_base = cs_model_settled(m);
+			m->ab_strong = m->l.seek_known && !m->l.seek_cost;
 			m->ab = CS_AB_RUN;
 			m->ab_pairs = 0;
 			m->ab_win = 0;
-			cs_model_ab_window(m, m->l.mode, now);
+			cs_model_ab_window(m, m->ab_base, now);
 		}
 	} else if (now >= m->ab_end) {
 		cs_model_ab_end_window(m, now);
 	}
 
-	if (cs_model_mode(m) == old)
+	/* Also changes that samples made between the ticks. */
+	mode = cs_model_mode(m);
+	if (mode == m->shown)
 		return false;
+	m->shown = mode;
 	m->changed_at = now;
 	m->changes++;
 	return true;
@@ -399,8 +436,8 @@ bool cs_model_tick(struct cs_model *m, bool contended, u64 now)
  * cs_model_mode() - the mode to schedule the disk in now
  * @m: the model
  *
- * Return: the forced mode; the mode of the current measurement window; or
- * what was learned.
+ * Return: the forced mode; the mode of the current measurement window; the
+ * measured one; PARALLEL where distance costs nothing; or the prior.
  */
 enum cs_mode cs_model_mode(const struct cs_model *m)
 {
@@ -412,11 +449,9 @@ enum cs_mode cs_model_mode(const struct cs_model *m)
 	default:
 		break;
 	}
-	if (m->l.seek_known && !m->l.seek_cost)
-		return CS_MODE_PARALLEL;
 	if (m->ab == CS_AB_RUN)
 		return m->ab_mode;
-	return m->l.mode;
+	return cs_model_settled(m);
 }
 
 /**
@@ -429,6 +464,8 @@ enum cs_mode_why cs_model_why(const struct cs_model *m)
 {
 	if (m->force != CS_FORCE_AUTO)
 		return CS_WHY_FORCED;
+	if (m->l.why == CS_WHY_AB)
+		return CS_WHY_AB;
 	if (m->l.seek_known && !m->l.seek_cost)
 		return CS_WHY_NO_SEEK_COST;
 	return m->l.why;

@@ -58,6 +58,7 @@ enum cs_ab_state {
 #define CS_AB_WIN_NS		(200 * NSEC_PER_MSEC)	/* measured part */
 #define CS_AB_SETTLE_NS		(50 * NSEC_PER_MSEC)	/* not measured */
 #define CS_AB_MARGIN		1126	/* /1024: 10% to call a winner */
+#define CS_AB_WIDE		1536	/* /1024: a wide gap, 1.5x */
 #define CS_AB_MAX_PAIRS		7
 #define CS_AB_HOLD_MIN_NS	(10ULL * NSEC_PER_SEC)
 #define CS_AB_HOLD_MAX_NS	(80ULL * NSEC_PER_SEC)
@@ -117,10 +118,10 @@ struct cs_model_memory {
  * @force: the device_mode tunable in effect
  * @rotational: the disk says it is rotational (the prior)
  * @last_end: sector after the last dispatched request
- * @solo_t0: dispatch time of the request that is alone in the driver
- * @solo_bytes: its size
+ * @solo_t0: dispatch time of the burst that started on an idle disk
+ * @solo_bytes: its size so far
  * @solo_far: it starts far from where the previous request ended
- * @solo_active: it is still alone (nothing was dispatched beside it)
+ * @solo_active: it is still alone (nothing unrelated was dispatched)
  * @depth: requests in the driver, as the model counted them
  * @depth_t: when @depth last changed, ns
  * @busy_ns: in this gain epoch, time with requests in the driver, ns
@@ -131,6 +132,8 @@ struct cs_model_memory {
  * @ab: A/B state
  * @ab_pairs: pairs measured in this run
  * @ab_win: window index within the run (0, 1 of each pair)
+ * @ab_base: the mode before this run
+ * @ab_strong: that mode rests on distance costing nothing
  * @ab_mode: mode of the current window
  * @ab_start: start of the current window's measured part, ns
  * @ab_end: end of the current window, ns
@@ -142,6 +145,8 @@ struct cs_model_memory {
  * @cont_total: contended time seen so far, ns
  * @hold_until: @cont_total at which to measure again
  * @last_tick: time of the last cs_model_tick(), ns
+ * @contended: the caller said at the last tick that queues compete
+ * @shown: the mode at the last tick
  * @changed_at: when the mode last changed, ns
  * @changes: mode changes so far
  */
@@ -164,6 +169,8 @@ struct cs_model {
 	enum cs_ab_state ab;
 	unsigned int ab_pairs;
 	unsigned int ab_win;
+	enum cs_mode ab_base;
+	bool ab_strong;
 	enum cs_mode ab_mode;
 	u64 ab_start;
 	u64 ab_end;
@@ -174,6 +181,8 @@ struct cs_model {
 	u64 cont_total;
 	u64 hold_until;
 	u64 last_tick;
+	bool contended;
+	enum cs_mode shown;
 	u64 changed_at;
 	u32 changes;
 };
@@ -181,8 +190,8 @@ struct cs_model {
 void cs_model_init(struct cs_model *m, bool rotational,
 		   const struct cs_model_memory *mem, u64 now);
 void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now);
-bool cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now);
-void cs_model_complete(struct cs_model *m, u32 bytes, bool solo, u64 now);
+void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now);
+void cs_model_complete(struct cs_model *m, u32 bytes, u64 now);
 bool cs_model_tick(struct cs_model *m, bool contended, u64 now);
 enum cs_mode cs_model_mode(const struct cs_model *m);
 enum cs_mode_why cs_model_why(const struct cs_model *m);

@@ -40,13 +40,13 @@ u64 cs_slice_len(u64 base, unsigned int level)
  * @slice_sync: the sync base slice, ns
  * @nr_busy: queues that want the disk in this round
  * @target_latency: how long a newcomer should wait at most, ns
- * @slice_idle: idle time, ns; a slice never shrinks below twice it
+ * @floor: a slice never shrinks below this (cs_slice_floor()), ns
  *
  * Return: @slice, or @slice * @target_latency / (@slice_sync * @nr_busy)
- * but not less than min(@slice, 2 * @slice_idle).
+ * but not less than min(@slice, @floor).
  */
 u64 cs_scaled_slice(u64 slice, u64 slice_sync, unsigned int nr_busy,
-		    u64 target_latency, u64 slice_idle)
+		    u64 target_latency, u64 floor)
 {
 	u64 expect, low, scaled;
 
@@ -55,9 +55,26 @@ u64 cs_scaled_slice(u64 slice, u64 slice_sync, unsigned int nr_busy,
 	expect = slice_sync * nr_busy;
 	if (expect <= target_latency)
 		return slice;
-	low = min(slice, 2 * slice_idle);
+	low = min(slice, floor);
 	scaled = mul_u64_u64_div_u64(slice, target_latency, expect);
 	return max(scaled, low);
+}
+
+/**
+ * cs_slice_floor() - the shortest slice worth starting
+ * @slice_idle: idle time, ns
+ * @seek_ns: what a switch between queues costs the disk (the device
+ *	model's seek figure), ns; 0 where distance costs nothing
+ *
+ * Every slice starts with a seek where distance costs time; a slice of at
+ * least CS_SLICE_PER_SEEK seeks keeps that under an eighth of the disk's
+ * time.  Two idle windows are the floor anyway, as with CFQ.
+ *
+ * Return: the floor, ns.
+ */
+u64 cs_slice_floor(u64 slice_idle, u64 seek_ns)
+{
+	return max(2 * slice_idle, CS_SLICE_PER_SEEK * seek_ns);
 }
 
 /**
@@ -121,20 +138,15 @@ bool cs_ttime_valid(const struct cs_ttime *tt)
  * cs_seek_add() - record whether a queue's new request seeks
  * @sk: the queue's seek state
  * @distance: sectors between the end of its previous request and this one
- * @sectors: size of this request
- * @seek_cost: distance costs the device time (the device model's view)
  *
- * Where distance costs time a request counts as a seek when it starts more
- * than CS_SEEK_FAR_ROT sectors from where the previous one ended; elsewhere
- * (flash), when it is smaller than CS_SEEK_SMALL_NONROT sectors.
+ * A request counts as a seek when it starts more than CS_SEEK_FAR_ROT
+ * sectors from where the previous one ended: that is what decides whether
+ * a queue reads a stream (worth idling for where distance costs time, and
+ * what holds merged contexts together), whatever the device.
  */
-void cs_seek_add(struct cs_seek *sk, u64 distance, unsigned int sectors,
-		 bool seek_cost)
+void cs_seek_add(struct cs_seek *sk, u64 distance)
 {
-	bool seek = seek_cost ? distance > CS_SEEK_FAR_ROT :
-				sectors < CS_SEEK_SMALL_NONROT;
-
-	sk->history = (sk->history << 1) | seek;
+	sk->history = (sk->history << 1) | (distance > CS_SEEK_FAR_ROT);
 	if (sk->nr < 32)
 		sk->nr++;
 }

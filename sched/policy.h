@@ -42,9 +42,11 @@ struct cs_seek {
 	u32 nr;
 };
 
-/* Seek thresholds, in 512-byte sectors. */
+/* A slice lasts at least this many seeks (an eighth of the time seeking). */
+#define CS_SLICE_PER_SEEK	7
+
+/* Seek threshold, in 512-byte sectors. */
 #define CS_SEEK_FAR_ROT		800	/* 400 KiB away: the head moves */
-#define CS_SEEK_SMALL_NONROT	32	/* below 16 KiB: random I/O on flash */
 
 /* Why a queue may keep the disk while it has nothing queued. */
 enum cs_idle {
@@ -108,7 +110,8 @@ static inline u64 cs_since(u64 now, u64 t)
 
 u64 cs_slice_len(u64 base, unsigned int level);
 u64 cs_scaled_slice(u64 slice, u64 slice_sync, unsigned int nr_busy,
-		    u64 target_latency, u64 slice_idle);
+		    u64 target_latency, u64 floor);
+u64 cs_slice_floor(u64 slice_idle, u64 seek_ns);
 bool cs_slice_expired(u64 slice_end, u64 now);
 unsigned int cs_async_slice_rq(unsigned int slice_async_rq,
 			       unsigned int level);
@@ -116,8 +119,7 @@ unsigned int cs_async_slice_rq(unsigned int slice_async_rq,
 void cs_ttime_add(struct cs_ttime *tt, u64 think, u64 slice_idle);
 bool cs_ttime_valid(const struct cs_ttime *tt);
 
-void cs_seek_add(struct cs_seek *sk, u64 distance, unsigned int sectors,
-		 bool seek_cost);
+void cs_seek_add(struct cs_seek *sk, u64 distance);
 bool cs_seeky(const struct cs_seek *sk);
 
 u64 cs_idle_window(enum cs_idle kind, bool merged, u64 slice_idle,

@@ -17,8 +17,15 @@ struct cs_queue;
 #define CS_RQ_DRIVER	0x04UL	/* dispatched, not finished */
 #define CS_RQ_SYNC	0x08UL	/* counted as sync */
 #define CS_RQ_TIMED	0x10UL	/* rq->fifo_time is a deadline ctxsched set */
-#define CS_RQ_SOLO	0x20UL	/* alone in the driver when dispatched */
 #define CS_RQ_WHERE	(CS_RQ_QUEUED | CS_RQ_HEAD | CS_RQ_DRIVER)
+/*
+ * Above the flags, the size the request had when it was dispatched, in
+ * sectors: by the time it completes, the block layer has counted its bytes
+ * down to zero.
+ */
+#define CS_RQ_SIZE_SHIFT	8
+#define CS_RQ_FLAGS		((1UL << CS_RQ_SIZE_SHIFT) - 1)
+#define CS_RQ_SIZE_MAX		((1UL << 24) - 1)
 
 static inline unsigned long cs_rq_state(const struct request *rq)
 {
@@ -34,6 +41,21 @@ static inline void cs_rq_set_state(struct request *rq, unsigned long state)
 static inline void cs_rq_move(struct request *rq, unsigned long where)
 {
 	cs_rq_set_state(rq, (cs_rq_state(rq) & ~CS_RQ_WHERE) | where);
+}
+
+/* Record the size of @rq as it goes to the driver. */
+static inline void cs_rq_set_size(struct request *rq, unsigned int sectors)
+{
+	unsigned long size = min_t(unsigned long, sectors, CS_RQ_SIZE_MAX);
+
+	cs_rq_set_state(rq, (cs_rq_state(rq) & CS_RQ_FLAGS) |
+			size << CS_RQ_SIZE_SHIFT);
+}
+
+/* Bytes @rq had when it was dispatched. */
+static inline unsigned int cs_rq_dispatched_bytes(const struct request *rq)
+{
+	return (cs_rq_state(rq) >> CS_RQ_SIZE_SHIFT) << 9;
 }
 
 static inline bool cs_rq_sync(const struct request *rq)

@@ -35,8 +35,10 @@ ra_min_kb 128 4 4096
 ra_max_kb 4096 128 65536"
 
 export KNOBS=$knobs
-# group_by takes words; tests/vm/group-by.sh checks it.
-expected=$( { echo "$knobs" | awk '{print $1}'; echo group_by; } | sort | tr '\n' ' ')
+# group_by and device_mode take words; group_by is checked in
+# tests/vm/group-by.sh, device_mode below.
+expected=$( { echo "$knobs" | awk '{print $1}'; echo group_by; echo device_mode; } |
+	sort | tr '\n' ' ')
 cs_assert_eq "knob set" "$expected" "$(ls "$d" | sort | tr '\n' ' ')"
 
 # One Python process does all the writes: a shell per write is slow on the
@@ -95,6 +97,23 @@ for v in 1 3; do
 		cs_fail "max_request_kb took $v"
 done
 echo 4 > "$d/max_request_kb" || cs_fail "max_request_kb 4"
+
+# device_mode: auto by default, shown with the mode in effect; serial and
+# parallel force one; anything else is refused and changes nothing.
+dm=$d/device_mode
+grep -qE '^auto \[(serial|parallel)\]$' "$dm" || cs_fail "device_mode default: $(cat "$dm")"
+echo parallel > "$dm" || cs_fail "device_mode parallel"
+cs_assert_eq "device_mode forced parallel" "parallel [parallel]" "$(cat "$dm")"
+echo serial > "$dm" || cs_fail "device_mode serial"
+cs_assert_eq "device_mode forced serial" "serial [serial]" "$(cat "$dm")"
+for v in fast 1 "serial parallel" Auto; do
+	( printf '%s' "$v" > "$dm" ) 2>/dev/null && cs_fail "device_mode took '$v'"
+	cs_assert_eq "device_mode after '$v'" "serial [serial]" "$(cat "$dm")"
+done
+grep -q '^device_mode serial$' "$CS_DEBUGFS/$(basename "$(dirname "$(dirname "$d")")")/model" ||
+	cs_fail "debugfs model does not show the forced mode"
+echo auto > "$dm" || cs_fail "device_mode auto"
+grep -qE '^auto \[' "$dm" || cs_fail "device_mode back to auto: $(cat "$dm")"
 
 # The ms and us files show one value.
 echo 5500 > "$d/slice_idle_us" || cs_fail "slice_idle_us 5500"

@@ -38,24 +38,26 @@ case $BENCH_PROFILE in
 quick)
 	: "${BENCH_REPS:=1}"
 	BENCH_RAMP=0.5
-	S1_PROFILES="sata array12 ssd" S1_NS="1 4" S1_WIN=1
+	S1_PROFILES="sata array12 ssd virtio" S1_NS="1 4" S1_WIN=1
 	S2_SECS=1.5 S2_THREADS=5
 	S3_FILES=200 S3_TIMEOUT=30 S3_WARMUP=2 S3_SOLO=0
 	S4_SECS=2 S4_PAIRS="be0-be7 be-idle"
 	S5_JOBS="1 64" S5_WIN=1
 	S6_RAS="128 4096" S6_WIN=1 S6_STREAMS=2
 	S7_SECS=7 S7_RATE=40
+	S10_DEVS="virtio" S10_SECS=4
 	;;
 *)
 	: "${BENCH_REPS:=3}"
 	BENCH_RAMP=1
-	S1_PROFILES="sata array12 ssd" S1_NS="1 2 4 8" S1_WIN=3
+	S1_PROFILES="sata array12 array8 ssd virtio" S1_NS="1 2 4 8" S1_WIN=3
 	S2_SECS=5 S2_THREADS=5
 	S3_FILES=600 S3_TIMEOUT=60 S3_WARMUP=3 S3_SOLO=1
 	S4_SECS=4 S4_PAIRS="be0-be7 be-idle rt-be"
 	S5_JOBS="1 4 16 64 256" S5_WIN=3
 	S6_RAS="128 512 1024 2048 4096" S6_WIN=3 S6_STREAMS=2
 	S7_SECS=16 S7_RATE=40
+	S10_DEVS="virtio sata" S10_SECS=10
 	;;
 esac
 # Sequential readers of S1: O_DIRECT, one request in flight, the request
@@ -339,9 +341,9 @@ bench_fio_mbs() {
 		END { printf "%.1f", sum / 1e6 }' "$1"
 }
 
-# bench_hddsim: (re)load hddsim with a fresh sata, array12 and ssd disk as
-# hddsim0..2.  Reloading frees the memory that earlier writes took.
-BENCH_HDDSIM_DEVICES="sata,array12,ssd"
+# bench_hddsim: (re)load hddsim with a fresh sata, array12, ssd and array8
+# disk as hddsim0..3.  Reloading frees the memory that earlier writes took.
+BENCH_HDDSIM_DEVICES="sata,array12,ssd,array8"
 bench_hddsim() {
 	local i
 	if lsmod | grep -q '^hddsim '; then
@@ -350,7 +352,7 @@ bench_hddsim() {
 	modprobe hddsim devices="$BENCH_HDDSIM_DEVICES" ||
 		{ bench_error "modprobe hddsim failed"; return 1; }
 	udevadm settle 2>/dev/null
-	for i in 0 1 2; do
+	for i in 0 1 2 3; do
 		[ -b /dev/hddsim$i ] || {
 			bench_error "no /dev/hddsim$i after modprobe hddsim"
 			return 1
@@ -358,12 +360,15 @@ bench_hddsim() {
 	done
 }
 
-# bench_hddsim_dev PROFILE: the device name of a profile.
+# bench_hddsim_dev PROFILE: the device name of a profile; "virtio" is the
+# VM's virtio-blk disk (tools/bench/run attaches a host file).
 bench_hddsim_dev() {
 	case $1 in
 	sata) echo hddsim0 ;;
 	array12) echo hddsim1 ;;
 	ssd) echo hddsim2 ;;
+	array8) echo hddsim3 ;;
+	virtio) [ -b /dev/vda ] && echo vda ;;
 	*) return 1 ;;
 	esac
 }

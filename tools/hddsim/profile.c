@@ -34,6 +34,15 @@ static const struct hs_profile hs_profiles[] = {
 		.link_kbps = 400000, .spindles = 12, .chunk_kb = 128,
 		.size_mb = 12 * 476940,
 	} },
+	/*
+	 * Eight of them in 64 KiB units behind the same link: another array
+	 * shape, so that the device model is not tuned to one.
+	 */
+	{ "array8", {
+		HS_SATA_DRIVE, .readahead_kb = 0, .qdepth = 32,
+		.link_kbps = 400000, .spindles = 8, .chunk_kb = 64,
+		.size_mb = 8 * 476940,
+	} },
 	/* An 80 GB SATA SSD of 2009 (Intel X25-M G2 class). */
 	{ "ssd", {
 		.rpm = 0, .overhead_us = 20, .read_lat_us = 65,

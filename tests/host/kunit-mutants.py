@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check that the KUnit cases catch what they cover.
+
+Each mutant puts one defect back into a scratch copy of the scheduling
+core (a defect of the review of c397ee4, issue 11, or the device model's
+reason to exist), builds the KUnit cases on the host (tools/sim/kunit-host)
+and requires the case that covers it to fail.  The unmutated tree must
+pass.  A mutant whose text is no longer in the source fails the check, so
+the mutants follow the code.
+
+    tests/host/kunit-mutants.py [-v]
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# (name, file, old text, new text, case that must fail)
+MUTANTS = [
+    ("2: no queue run when a completion ends the slice", "sched/core.c",
+     "\tcore->stalled = false;\n\tcore->stats.kicks++;\n\treturn true;\n}",
+     "\tcore->stalled = false;\n\treturn false;\n}",
+     "cs_fix2_kick_at_slice_end"),
+    ("3: requeues carry a deadline from their re-insert", "sched/core.c",
+     "\t\tcs_rq_set_state(rq, CS_RQ_HEAD |",
+     "\t\trq->fifo_time = now;\n\t\tcs_rq_set_state(rq, CS_RQ_HEAD | CS_RQ_TIMED |",
+     "cs_fix3_requeue_not_late"),
+    ("4: a stale timer callback ends the new window", "sched/core.c",
+     "if (kind == CS_IDLE_NONE || now < core->idle_until)",
+     "if (kind == CS_IDLE_NONE)",
+     "cs_fix4_stale_timer"),
+    ("5: grouping read from the tunable, not with its generation",
+     "sched/members.c",
+     "enum cs_group_by by = core->group_by;",
+     "enum cs_group_by by = cs_tun(core, CS_T_GROUP_BY);",
+     "cs_fix5_group_by_gen"),
+    ("6: insert merges for sync writes", "sched/core.c",
+     "return !(rq_is_sync(rq) && op_is_write(req_op(rq)));",
+     "return true;",
+     "cs_fix6_insert_merge"),
+    ("7: a request inserted twice is dropped", "sched/core.c",
+     "\t\tcs_unqueue(core, rq);\n\t\tcore->stats.repaired++;\n\t}\n\tif (cs_env_warn_on(core, state & CS_RQ_DRIVER)) {",
+     "\t\treturn;\n\t}\n\tif (cs_env_warn_on(core, state & CS_RQ_DRIVER)) {",
+     "cs_fix7_repairs"),
+    ("7: broken queue counts are left as they are", "sched/core.c",
+     "\t\tcs_repair_queue(core, cq);\n\t}",
+     "\t\treturn NULL;\n\t}",
+     "cs_fix7_repairs"),
+    ("8: the idle window ignores the time already waited", "sched/core.c",
+     "\t\tif (waited >= wait)\n\t\t\treturn false;\n\t\twait -= waited;",
+     "\t\t(void)waited;",
+     "cs_fix8_idle_charged"),
+    ("9: every priority change sends a queue to the back", "sched/core.c",
+     "\tif (!idle && !cs_prio_higher(pclass, level, cq->prio_class, cq->level))\n\t\treturn;\n",
+     "\t(void)idle;\n\tcq->prio_class = pclass;\n\tif (cq->flags & CSQ_ON_RR)\n\t\tcs_rr_add(core, cq, false);\n",
+     "cs_fix9_alternating_prio"),
+    ("10: a first request near a stream merges", "sched/coop.c",
+     "\tif (in->new_history < CS_COOP_HISTORY)\n\t\treturn false;\n",
+     "",
+     "cs_fix10_coop_guards"),
+    ("10: levels merge", "sched/coop.c",
+     "\tif (in->active_class != in->new_class ||\n\t    in->active_level != in->new_level)",
+     "\tif (in->active_class != in->new_class)",
+     "cs_fix10_coop_guards"),
+    ("10: a member's new priority re-classes the merged queue",
+     "sched/members.c",
+     "\t} else if (cq && (cq->flags & CSQ_MERGED) && cq->nr_members > 1 &&",
+     "\t} else if (false && cq && (cq->flags & CSQ_MERGED) &&",
+     "cs_fix10_coop_guards"),
+    ("model: idling by queue/rotational, not by the device model",
+     "sched/core.c",
+     "in.idle_pays = cs_model_mode(&core->model) == CS_MODE_SERIAL;",
+     "in.idle_pays = true;",
+     "cs_test_loop_serial_noseek"),
+    ("model: no A/B measurement, an array stays SERIAL", "sched/model.c",
+     "\treturn m->rotational || (m->l.seek_known && m->l.seek_cost);",
+     "\treturn false;",
+     "cs_test_loop_array"),
+    ("model: a noisy measurement overturns 'no seek cost'", "sched/model.c",
+     "m->ab_strong = m->l.seek_known && !m->l.seek_cost;",
+     "m->ab_strong = false;",
+     "cs_test_model_ab_noseek_noise"),
+    ("model: the seek figure decides alone on a rotating disk",
+     "sched/model.c",
+     "\treturn m->rotational || (m->l.seek_known && m->l.seek_cost);",
+     "\treturn m->l.seek_known && m->l.seek_cost;",
+     "cs_test_model_ab_cache_hid_seeks"),
+    ("model: no idling to keep shares on a serial disk", "sched/core.c",
+     "\t\tin.keep_share = other;",
+     "\t\tin.keep_share = false;",
+     "cs_test_loop_prio_keep_share"),
+    ("parallel: a backlogged queue keeps the disk", "sched/core.c",
+     "\telse if (cs_parallel_mode(core))\n\t\tbudget =",
+     "\telse if (false)\n\t\tbudget =",
+     "cs_test_core_parallel_turns"),
+]
+
+
+def build_and_run(tree, cases, verbose, extra=""):
+    out = os.path.join(tree, "build", "sim")
+    r = subprocess.run(["make", "-s", "-C", os.path.join(tree, "tools", "sim"),
+                        "O=" + out, "EXTRA_CFLAGS=" + extra, out + "/kunit-host"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return None, r.stdout + r.stderr
+    r = subprocess.run([out + "/kunit-host"] + cases, capture_output=True,
+                       text=True, timeout=600)
+    if verbose:
+        print(r.stdout)
+    return r.returncode, r.stdout
+
+
+def copy_tree(dst):
+    for d in ("sched", "kunit", "ra", "compat", "tools/sim", "tools/hddsim"):
+        shutil.copytree(os.path.join(TOP, d), os.path.join(dst, d),
+                        ignore=shutil.ignore_patterns("*.o", "*.ko", ".*.cmd"))
+
+
+def main():
+    verbose = "-v" in sys.argv
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        base = os.path.join(tmp, "base")
+        copy_tree(base)
+        rc, out = build_and_run(base, [], verbose)
+        if rc != 0:
+            print("not ok - unmutated tree: KUnit cases fail\n" + out[-3000:])
+            return 1
+        print("ok - unmutated tree: all KUnit cases pass")
+        for i, (name, path, old, new, case) in enumerate(MUTANTS):
+            tree = os.path.join(tmp, "m%d" % i)
+            copy_tree(tree)
+            f = os.path.join(tree, path)
+            src = open(f).read()
+            if src.count(old) != 1:
+                print("not ok - mutant %s: text not found once in %s" % (name, path))
+                bad += 1
+                continue
+            open(f, "w").write(src.replace(old, new))
+            # A mutant may leave a helper unused: not an error there.
+            rc, out = build_and_run(tree, [case], verbose,
+                                    "-Wno-error=unused-function")
+            if rc is None:
+                print("not ok - mutant %s: does not build\n%s" % (name, out[-2000:]))
+                bad += 1
+            elif rc == 0:
+                print("not ok - mutant %s: %s still passes" % (name, case))
+                bad += 1
+            else:
+                print("ok - mutant %s: %s fails" % (name, case))
+            shutil.rmtree(tree)
+    print("%d mutants, %d not caught" % (len(MUTANTS), bad))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sim: ctxsched's scheduling core (the code the module runs) against
+ * hddsim's disk model (the code the emulated disk runs), in userspace, in
+ * model time: exact, repeatable numbers for the benchmark scenarios in
+ * seconds instead of noisy TCG runs.
+ *
+ *   sim [options] SCENARIO
+ *     -s SCHED   ctxsched (default), ctxsched-serial, ctxsched-parallel,
+ *                none (FIFO, what blk-mq does without a scheduler)
+ *     -d SPEC    hddsim device specification (default sata)
+ *     -t SEC     simulated time (default 10)
+ *     -g US      think time of a reader after a completion (default 150)
+ *     -v         the core's counters and model at the end
+ *   scenarios
+ *     s1 N       N sequential readers, 384 KiB O_DIRECT at one request in
+ *                flight, reader i at i/N of the disk (DESIGN.md S1)
+ *     s2 T       one stream read by T threads in turn, 64 KiB each, every
+ *                thread its own I/O context (S2)
+ *     s2b T      s2 while a sequential reader loops half a disk away (S2b)
+ *
+ * Prints "total <MB/s>" and each reader's MB/s.  The block layer is
+ * modelled as far as the core sees it: a read is split at the disk's
+ * stripe unit into requests inserted together, the hardware queue is run
+ * after an insert, when the core asks for it, 3 ms after a dispatch that
+ * found work it could not take (BLK_MQ_BUDGET_DELAY) and when a full
+ * device frees a tag.
+ */
+#define CS_ENV_HEADER "../kunit/env-kunit.h"
+#include "../../sched/core.c"
+#include "../../sched/members.c"
+#include "../../sched/model.c"
+#include "../../sched/tunables.c"
+#include "../../sched/coop.c"
+#include "../../sched/policy.c"
+#include "../../sched/seek.c"
+
+#include <getopt.h>
+
+#include "../hddsim/model.h"
+#include "../hddsim/profile.h"
+
+#define MAX_READERS	64
+#define MAX_PIECES	16
+#define MAX_INFLIGHT	4096
+
+enum sched_kind { SCHED_CTX, SCHED_NONE };
+
+/* A reader: one context, one read in flight at a time. */
+struct reader {
+	struct cs_kctx ctx;
+	u64 pos, end, start;	/* sectors: next, area end, area start */
+	u64 bytes;		/* delivered in the measured time */
+	u64 at;			/* next submission, ns; U64_MAX: busy/idle */
+	int pieces;		/* requests of its read still out */
+	u32 size;		/* sectors per read */
+	int turn_group;		/* >= 0: takes turns within that group */
+};
+
+/* A request and the disk command it becomes. */
+struct srq {
+	struct cs_krq krq;
+	struct hs_cmd cmd;
+	struct reader *r;
+	int state;		/* 0 sched, 1 in the disk, 2 completion armed */
+	struct list_head fifo;	/* SCHED_NONE, and held-back requests */
+};
+
+static struct hs_model disk;
+static struct cs_kenv env;
+static struct reader rd[MAX_READERS];
+static int nr_readers;
+static enum sched_kind kind = SCHED_CTX;
+static enum cs_mode_force force = CS_FORCE_AUTO;
+static u64 now, rerun_at = U64_MAX, think = 150 * NSEC_PER_USEC;
+static unsigned int tags, in_disk;
+static LIST_HEAD(fifo);		/* none: requests waiting for a tag */
+static struct srq *armed[MAX_INFLIGHT];
+static unsigned int nr_armed;
+/* Turn taking (s2): where the group's stream goes on. */
+static u64 turn_pos;
+
+static struct srq *srq_of(struct request *rq)
+{
+	return container_of(container_of(rq, struct cs_krq, rq), struct srq,
+			    krq);
+}
+
+static bool sched_has_work(void)
+{
+	return kind == SCHED_CTX ? cs_core_has_work(&env.core) :
+				   !list_empty(&fifo);
+}
+
+static struct request *sched_dispatch(void)
+{
+	struct srq *s;
+
+	if (kind == SCHED_CTX)
+		return cs_core_dispatch(&env.core, now);
+	if (list_empty(&fifo))
+		return NULL;
+	s = list_first_entry(&fifo, struct srq, fifo);
+	list_del_init(&s->fifo);
+	return &s->krq.rq;
+}
+
+static void disk_start(struct srq *s)
+{
+	struct request *rq = &s->krq.rq;
+	int ret;
+
+	ret = hs_submit(&disk, &s->cmd, blk_rq_pos(rq), blk_rq_sectors(rq),
+			HS_READ, now);
+	s->state = ret & HS_DONE ? 2 : 1;
+	armed[nr_armed++] = s;
+	in_disk++;
+}
+
+/* One run of the hardware queue. */
+static void run_queue(void)
+{
+	struct request *rq;
+
+	while (in_disk < tags) {
+		rq = sched_dispatch();
+		if (!rq) {
+			if (sched_has_work() && rerun_at == U64_MAX)
+				rerun_at = now + 3 * NSEC_PER_MSEC;
+			return;
+		}
+		disk_start(srq_of(rq));
+	}
+}
+
+static void submit(struct reader *r)
+{
+	u64 pos = r->pos, left = r->size, n;
+	struct srq *s;
+
+	r->at = U64_MAX;
+	if (pos + r->size > r->end)
+		pos = r->start;
+	/* The block layer splits at the stripe unit. */
+	while (left) {
+		n = left;
+		if (disk.chunk_sectors)
+			n = min_t(u64, n, disk.chunk_sectors -
+				  pos % disk.chunk_sectors);
+		s = calloc(1, sizeof(*s));
+		s->r = r;
+		s->krq.rq.__sector = pos;
+		s->krq.rq.__data_len = n << 9;
+		s->krq.rq.cmd_flags = REQ_OP_READ;
+		s->krq.ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4);
+		INIT_LIST_HEAD(&s->krq.rq.queuelist);
+		INIT_LIST_HEAD(&s->fifo);
+		RB_CLEAR_NODE(&s->krq.rq.rb_node);
+		if (kind == SCHED_CTX)
+			cs_core_insert(&env.core, &s->krq.rq, &r->ctx.ctx,
+				       false, now);
+		else
+			list_add_tail(&s->fifo, &fifo);
+		r->pieces++;
+		pos += n;
+		left -= n;
+	}
+	r->pos = pos;
+	if (r->turn_group >= 0)
+		turn_pos = pos;
+	run_queue();
+}
+
+static void complete(struct srq *s, u64 t_end)
+{
+	struct reader *r = s->r;
+	bool kick = false;
+	int i;
+
+	in_disk--;
+	if (now <= t_end)
+		r->bytes += s->krq.rq.__data_len;
+	if (kind == SCHED_CTX)
+		kick = cs_core_finish(&env.core, &s->krq.rq, now);
+	free(s);
+	if (!--r->pieces) {
+		if (r->turn_group < 0) {
+			r->at = now + think;
+		} else {
+			/* Hand the stream to the next thread of the group. */
+			for (i = 1; i <= nr_readers; i++) {
+				struct reader *n =
+					&rd[(r - rd + i) % nr_readers];
+
+				if (n->turn_group == r->turn_group) {
+					n->pos = turn_pos;
+					n->at = now + think;
+					break;
+				}
+			}
+		}
+	}
+	if (kick || kind == SCHED_NONE || in_disk + 1 == tags)
+		run_queue();
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-v] s1 N | s2 T | s2b T\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	u64 tun[CS_NR_TUNABLES], end, best, cap;
+	int opt, i, n, verbose = 0, which;
+	char spec[256] = "sata";
+	double secs = 10, total = 0;
+	struct hs_params p;
+	const char *sc;
+
+	while ((opt = getopt(argc, argv, "s:d:t:g:v")) != -1) {
+		switch (opt) {
+		case 's':
+			if (!strcmp(optarg, "none"))
+				kind = SCHED_NONE;
+			else if (!strcmp(optarg, "ctxsched-serial"))
+				force = CS_FORCE_SERIAL;
+			else if (!strcmp(optarg, "ctxsched-parallel"))
+				force = CS_FORCE_PARALLEL;
+			else if (strcmp(optarg, "ctxsched"))
+				usage();
+			break;
+		case 'd':
+			snprintf(spec, sizeof(spec), "%s", optarg);
+			break;
+		case 't':
+			secs = atof(optarg);
+			break;
+		case 'g':
+			think = (u64)atoi(optarg) * NSEC_PER_USEC;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind + 2 != argc)
+		usage();
+	sc = argv[optind];
+	n = atoi(argv[optind + 1]);
+	if (n < 1 || n > MAX_READERS - 1 || secs <= 0)
+		usage();
+	if (!hs_parse(spec, &p) || hs_model_init(&disk, &p)) {
+		fprintf(stderr, "sim: bad device specification '%s'\n", spec);
+		return 2;
+	}
+	tags = min(p.qdepth * max(disk.nunits, 1U), 1024U);
+	cap = disk.capacity & ~7ULL;
+	now = NSEC_PER_SEC;
+	cs_tunables_defaults(tun);
+	tun[CS_T_DEVICE_MODE] = force;
+	cs_core_init(&env.core, tun, p.rpm != 0, NULL, now);
+
+	if (!strcmp(sc, "s1")) {
+		for (i = 0; i < n; i++) {
+			rd[i].start = cap / n * i & ~7ULL;
+			rd[i].end = rd[i].start + cap / n;
+			rd[i].size = 768;
+			rd[i].turn_group = -1;
+		}
+		nr_readers = n;
+	} else if (!strcmp(sc, "s2") || !strcmp(sc, "s2b")) {
+		for (i = 0; i < n; i++) {
+			rd[i].start = 0;
+			rd[i].end = cap / 2;
+			rd[i].size = 128;
+			rd[i].turn_group = 0;
+			rd[i].at = U64_MAX;
+		}
+		nr_readers = n;
+		if (!strcmp(sc, "s2b")) {
+			rd[n].start = cap / 2;
+			rd[n].end = cap;
+			rd[n].size = 128;
+			rd[n].turn_group = -1;
+			nr_readers = n + 1;
+		}
+	} else {
+		usage();
+	}
+	for (i = 0; i < nr_readers; i++) {
+		INIT_LIST_HEAD(&rd[i].ctx.ctx.member);
+		rd[i].ctx.ctx.tgid = 100 + i;
+		rd[i].ctx.ctx.id = (unsigned long)&rd[i];
+		rd[i].ctx.alive = true;
+		rd[i].pos = rd[i].start;
+		if (rd[i].turn_group < 0 || i == 0)
+			rd[i].at = now + i * 1000;
+	}
+
+	end = now + (u64)(secs * NSEC_PER_SEC);
+	while (now < end) {
+		int ev = -1;
+		struct srq *s = NULL;
+
+		best = U64_MAX;
+		which = 0;
+		for (i = 0; i < nr_readers; i++)
+			if (rd[i].at < best) {
+				best = rd[i].at;
+				ev = 0;
+				which = i;
+			}
+		for (i = 0; i < (int)nr_armed; i++)
+			if (armed[i]->state == 2 && armed[i]->cmd.done < best) {
+				best = armed[i]->cmd.done;
+				ev = 1;
+				which = i;
+			}
+		for (i = 0; i < (int)disk.nunits; i++)
+			if (disk.unit[i].busy && disk.unit[i].busy_until < best) {
+				best = disk.unit[i].busy_until;
+				ev = 2;
+				which = i;
+			}
+		if (env.timer_armed && env.timer_at < best) {
+			best = env.timer_at;
+			ev = 3;
+		}
+		if (rerun_at < best) {
+			best = rerun_at;
+			ev = 4;
+		}
+		if (ev < 0)
+			break;
+		now = max(now, best);
+		switch (ev) {
+		case 0:
+			submit(&rd[which]);
+			break;
+		case 1:
+			s = armed[which];
+			armed[which] = armed[--nr_armed];
+			complete(s, end);
+			break;
+		case 2: {
+			struct hs_cmd *c = hs_unit_run(&disk, which);
+
+			if (c)
+				container_of(c, struct srq, cmd)->state = 2;
+			break;
+		}
+		case 3:
+			env.timer_armed = false;
+			if (cs_core_idle_timer(&env.core, now))
+				run_queue();
+			break;
+		default:
+			rerun_at = U64_MAX;
+			run_queue();
+			break;
+		}
+	}
+	for (i = 0; i < nr_readers; i++)
+		total += rd[i].bytes;
+	printf("total %.1f MB/s:", total / secs / 1e6);
+	for (i = 0; i < nr_readers; i++)
+		printf(" %.1f", rd[i].bytes / secs / 1e6);
+	printf("\n");
+	if (verbose && kind == SCHED_CTX) {
+		struct cs_stats *st = &env.core.stats;
+		struct cs_model *m = &env.core.model;
+
+		printf("# near %llu us (%u) far %llu us (%u) best %llu ps/B\n",
+		       (unsigned long long)(m->l.near_excess / 1000), m->l.near_n,
+		       (unsigned long long)(m->l.far_excess / 1000), m->l.far_n,
+		       (unsigned long long)m->l.best_ps);
+		printf("# contended %llu ms, hold until %llu ms, ab state %d pairs %u present %u\n",
+		       (unsigned long long)(m->cont_total / 1000000),
+		       (unsigned long long)(m->hold_until / 1000000), m->ab,
+		       m->ab_pairs, env.core.nr_present_sync);
+		printf("# mode %s (%s) seek %llu us gain %u ab %u changes %u\n",
+		       cs_model_mode(m) == CS_MODE_SERIAL ? "serial" : "parallel",
+		       cs_model_why_name(cs_model_why(m)),
+		       (unsigned long long)(cs_model_seek_ns(m) / 1000),
+		       m->l.gain, m->l.ab_ratio, m->changes);
+		printf("# slices %llu idle armed %llu hit %llu expired %llu merged %llu split %llu kicks %llu\n",
+		       (unsigned long long)st->slices,
+		       (unsigned long long)st->idle_armed,
+		       (unsigned long long)st->idle_hit,
+		       (unsigned long long)st->idle_expired,
+		       (unsigned long long)st->coop_merged,
+		       (unsigned long long)st->coop_split,
+		       (unsigned long long)st->kicks);
+	}
+	return cs_sim_warnings || env.warnings ? 1 : 0;
+}
