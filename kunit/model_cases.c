@@ -580,8 +580,10 @@ static void kl_setup(struct kunit *test, struct kl_run *k,
 	k->now = 1000 * MS;
 	k->rerun_at = U64_MAX;
 	INIT_LIST_HEAD(&k->fifo);
-	if (ours)
+	if (ours) {
 		k->t = kt_new(test, CS_FORCE_AUTO);
+		cs_core_set_tags(k->t->core, dev->slots == 1 ? 1 : 32);
+	}
 	for (i = 0; i < readers; i++) {
 		if (ours)
 			k->r[i].c = kt_ctx(k->t, 100 + i);

@@ -1252,6 +1252,16 @@ void cs_core_set_mode(struct cs_core *core, enum cs_mode_force force,
 }
 
 /**
+ * cs_core_set_tags() - tell the core how many commands the disk takes
+ * @core: the scheduler
+ * @tags: the driver's queue depth
+ */
+void cs_core_set_tags(struct cs_core *core, unsigned int tags)
+{
+	cs_model_set_tags(&core->model, tags);
+}
+
+/**
  * cs_core_has_work() - whether requests wait in the scheduler
  * @core: the scheduler
  *

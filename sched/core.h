@@ -282,6 +282,7 @@ bool cs_core_ctx_exit(struct cs_core *core, struct cs_ctx *ctx);
 void cs_core_set_group_by(struct cs_core *core, enum cs_group_by by);
 void cs_core_set_mode(struct cs_core *core, enum cs_mode_force force,
 		      u64 now);
+void cs_core_set_tags(struct cs_core *core, unsigned int tags);
 bool cs_core_has_work(const struct cs_core *core);
 void cs_prio_of(unsigned short ioprio, enum cs_prio_class *pclass,
 		unsigned int *level);

@@ -25,7 +25,8 @@
  *   cs_env_pid()                    the submitting task, for traces
  *   cs_env_rq_ioprio(rq)            the request's I/O priority
  * and the request accessors of <linux/blk-mq.h> (blk_rq_pos(),
- * blk_rq_sectors(), blk_rq_bytes(), rq_is_sync(), rq->cmd_flags, rq->rb_node, rq->queuelist, rq->fifo_time, rq->elv.priv).
+ * blk_rq_sectors(), blk_rq_bytes(), rq_is_sync(), rq->cmd_flags,
+ * rq->rb_node, rq->queuelist, rq->fifo_time, rq->elv.priv).
  */
 #ifndef CTXSCHED_ENV_H
 #define CTXSCHED_ENV_H

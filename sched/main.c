@@ -17,6 +17,7 @@
 #include <linux/iocontext.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <trace/events/block.h>
@@ -138,18 +139,28 @@ static void cs_requeue_request(struct request *rq)
 	spin_unlock_irqrestore(&cd->lock, flags);
 }
 
-/* The submitting task's part of this queue, looked up without creating it. */
+/*
+ * The submitting task's part of this queue, looked up without creating it.
+ * Called under rcu_read_lock(): an icq found through the hint without
+ * queue_lock may be on its way out, but its memory lasts until a grace
+ * period has passed (icqs are freed by RCU), and by then ->exit_icq() has
+ * cleared its queue under cd->lock, which the caller takes to read it.
+ */
 static struct cs_ctx *cs_current_ctx(struct request_queue *q)
 {
+	struct io_context *ioc = current->io_context;
 	struct io_cq *icq;
 	unsigned long flags;
 
-	if (!current->io_context)
+	if (!ioc)
 		return NULL;
-	/* ioc_lookup_icq() wants queue_lock (6.1 to 7.3). */
-	spin_lock_irqsave(&q->queue_lock, flags);
-	icq = ioc_lookup_icq(q);
-	spin_unlock_irqrestore(&q->queue_lock, flags);
+	icq = rcu_dereference(ioc->icq_hint);
+	if (!icq || icq->q != q) {
+		/* ioc_lookup_icq() wants queue_lock (6.1 to 7.3). */
+		spin_lock_irqsave(&q->queue_lock, flags);
+		icq = ioc_lookup_icq(q);
+		spin_unlock_irqrestore(&q->queue_lock, flags);
+	}
 	return icq ? &icq_to_cic(icq)->ctx : NULL;
 }
 
@@ -164,6 +175,7 @@ static bool cs_bio_merge(struct request_queue *q, struct bio *bio,
 	/* Nothing queued, nothing to merge with: no lock, no lookup. */
 	if (!cs_core_has_work(&cd->core))
 		return false;
+	rcu_read_lock();
 	if (op_is_sync(bio->bi_opf))
 		ctx = cs_current_ctx(q);
 
@@ -173,6 +185,7 @@ static bool cs_bio_merge(struct request_queue *q, struct bio *bio,
 	merged = cd->bio_q && blk_mq_sched_try_merge(q, bio, nr_segs, &free);
 	cd->bio_q = NULL;
 	spin_unlock_irq(&cd->lock);
+	rcu_read_unlock();
 
 	if (free)
 		blk_mq_free_request(free);
@@ -338,6 +351,7 @@ int cs_setup(struct request_queue *q, struct elevator_queue *eq)
 	if (q->disk)
 		cs_devmem_load(disk_devt(q->disk), &mem);
 	cs_core_init(&cd->core, tun, cs_queue_rotational(q), &mem, cs_now());
+	cs_core_set_tags(&cd->core, q->tag_set->queue_depth);
 	eq->elevator_data = cd;
 	cs_set_single_dispatch(q);
 	cs_update_depth(cd, true);

@@ -86,13 +86,29 @@ void cs_model_init(struct cs_model *m, bool rotational,
  */
 void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now)
 {
+	bool one_tag = m->one_tag;
+
 	if (force == CS_FORCE_AUTO) {
 		cs_model_init(m, m->rotational, NULL, now);
+		m->one_tag = one_tag;
 		return;
 	}
 	m->force = force;
 	m->ab = CS_AB_HOLD;
 	m->shown = cs_model_mode(m);
+}
+
+/**
+ * cs_model_set_tags() - tell the model how many commands the disk takes
+ * @m: the model
+ * @tags: the driver's queue depth
+ *
+ * A disk that takes one command at a time cannot serve two in parallel,
+ * whatever the gain figure says.
+ */
+void cs_model_set_tags(struct cs_model *m, unsigned int tags)
+{
+	m->one_tag = tags == 1;
 }
 
 /* Fold time since the last event into the busy time. */
@@ -477,14 +493,14 @@ enum cs_mode_why cs_model_why(const struct cs_model *m)
  *
  * Return: true where two requests in the driver get through faster than
  * one after the other (or, until that is known, where the disk says it is
- * not rotational); always true when PARALLEL is forced, never when SERIAL
- * is.
+ * not rotational), never on a disk that takes one command at a time;
+ * always true when PARALLEL is forced, never when SERIAL is.
  */
 bool cs_model_parallel(const struct cs_model *m)
 {
 	if (m->force != CS_FORCE_AUTO)
 		return m->force == CS_FORCE_PARALLEL;
-	if (cs_model_mode(m) == CS_MODE_SERIAL)
+	if (cs_model_mode(m) == CS_MODE_SERIAL || m->one_tag)
 		return false;
 	return m->l.parallel;
 }

@@ -48,7 +48,7 @@ struct member {
 
 static int fd;
 static uint64_t region;
-static volatile int stop;
+static int stop;	/* __atomic: read by every thread */
 static unsigned long reads, bad, created, seeky, reprio;
 static pthread_mutex_t stat_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -106,14 +106,14 @@ static void *member_fn(void *arg)
 
 	if (posix_memalign(&buf, BLOCK, CHUNK))
 		return NULL;
-	while (!stop && n < turns) {
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED) && n < turns) {
 		pthread_mutex_lock(&g->lock);
-		while (!stop && g->token != m->slot)
+		while (!__atomic_load_n(&stop, __ATOMIC_RELAXED) && g->token != m->slot)
 			pthread_cond_wait(&g->cond, &g->lock);
 		off = g->base + g->next;
 		g->next = (g->next + CHUNK) % (region / MAX_GROUPS);
 		pthread_mutex_unlock(&g->lock);
-		if (stop)
+		if (__atomic_load_n(&stop, __ATOMIC_RELAXED))
 			break;
 		errors += read_check(buf, off, CHUNK);
 		n++;
@@ -136,7 +136,7 @@ static void *member_fn(void *arg)
 	pthread_cond_broadcast(&g->cond);
 	pthread_mutex_unlock(&g->lock);
 	/* Some turn to far random reads: their old queue turns seeky. */
-	if (fate == 1 && !stop) {
+	if (fate == 1 && !__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		for (i = 0; i < 4 + (int)(rand_r(&m->seed) % 8); i++) {
 			off = (uint64_t)(rand_r(&m->seed) % (region / CHUNK)) *
 			      CHUNK;
@@ -247,7 +247,7 @@ int main(int argc, char **argv)
 		}
 		usleep(2000);
 	}
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (gi = 0; gi < ngroups; gi++) {
 		pthread_mutex_lock(&groups[gi].lock);
 		pthread_cond_broadcast(&groups[gi].cond);

@@ -41,8 +41,9 @@ ours=$(best "$c1" "$c2")
 cs_log "8 readers: none $n1 / $n2 MB/s, ctxsched $c1 / $c2 MB/s"
 python3 -c "import sys; sys.exit(not $ours >= 0.95 * $none)" ||
 	cs_fail "ctxsched $ours MB/s < 0.95 x none $none MB/s"
-# While learning it may lose some, not much.
-python3 -c "import sys; sys.exit(not $first >= 0.8 * $none)" ||
-	cs_fail "first run (learning) $first MB/s < 0.8 x none $none MB/s"
+# While it learns (seven measurement pairs on this noisy disk, half of
+# them idling) it loses some, not most.
+python3 -c "import sys; sys.exit(not $first >= 0.6 * $none)" ||
+	cs_fail "first run (learning) $first MB/s < 0.6 x none $none MB/s"
 cs_check_idle /dev/sn
 echo ok

@@ -27,6 +27,7 @@ BENCH_FIO=$BENCH_TOP/tools/bench/fio
 BENCH_PROFILE=${BENCH_PROFILE:-full}
 BENCH_SCHEDS=${BENCH_SCHEDS:-ctxsched bfq mq-deadline kyber none}
 BENCH_S2=${BENCH_S2:-$BENCH_TOP/build/bench/s2-turns}
+BENCH_S8=${BENCH_S8:-$BENCH_TOP/build/bench/s8-pool}
 BENCH_MNT=/mnt/bench
 
 # Sizes and durations per profile.  "full" fits all scenarios, five
@@ -41,11 +42,13 @@ quick)
 	S1_PROFILES="sata array12 ssd virtio" S1_NS="1 4" S1_WIN=1
 	S2_SECS=1.5 S2_THREADS=5
 	S3_FILES=200 S3_TIMEOUT=30 S3_WARMUP=2 S3_SOLO=0
-	S4_SECS=2 S4_PAIRS="be0-be7 be-idle"
+	S4_SECS=2 S4_PAIRS="be0-be7 be-idle" S4_DEVS="sata"
 	S5_JOBS="1 64" S5_WIN=1
 	S6_RAS="128 4096" S6_WIN=1 S6_STREAMS=2
 	S7_SECS=7 S7_RATE=40
 	S10_DEVS="virtio" S10_SECS=4
+	S8_SECS=2
+	S8_CASES="sata:8:2:256:128:buf sata:8:2:256:128:direct sata:8:2:256:128:auto"
 	;;
 *)
 	: "${BENCH_REPS:=3}"
@@ -53,11 +56,17 @@ quick)
 	S1_PROFILES="sata array12 array8 ssd virtio" S1_NS="1 2 4 8" S1_WIN=3
 	S2_SECS=5 S2_THREADS=5
 	S3_FILES=600 S3_TIMEOUT=60 S3_WARMUP=3 S3_SOLO=1
-	S4_SECS=4 S4_PAIRS="be0-be7 be-idle rt-be"
-	S5_JOBS="1 4 16 64 256" S5_WIN=3
+	S4_SECS=4 S4_PAIRS="be0-be7 be-idle rt-be" S4_DEVS="sata ssd"
+	S5_JOBS="1 4 16 64 256" S5_WIN=5
 	S6_RAS="128 512 1024 2048 4096" S6_WIN=3 S6_STREAMS=2
 	S7_SECS=16 S7_RATE=40
 	S10_DEVS="virtio sata" S10_SECS=10
+	S8_SECS=4
+	S8_CASES="sata:4:1:256:128:buf sata:4:2:256:128:buf sata:4:4:256:128:buf
+		sata:16:1:256:128:buf sata:16:2:256:128:buf sata:16:4:256:128:buf
+		sata:8:2:256:128:direct sata:8:2:256:512:buf sata:8:2:256:1024:buf
+		sata:8:2:256:4096:buf sata:8:2:256:128:auto
+		array12:8:1:256:128:buf array12:8:2:256:128:buf"
 	;;
 esac
 # Sequential readers of S1: O_DIRECT, one request in flight, the request

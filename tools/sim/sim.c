@@ -12,12 +12,19 @@
  *     -t SEC     simulated time (default 10)
  *     -g US      think time of a reader after a completion (default 150)
  *     -v         the core's counters and model at the end
+ *     -c KB      S8's chunk (default 256)
+ *     -K         ignore the core's requests to run the queue (the lost
+ *                queue run of issue 11: blk-mq's 3 ms delay only)
  *   scenarios
  *     s1 N       N sequential readers, 384 KiB O_DIRECT at one request in
  *                flight, reader i at i/N of the disk (DESIGN.md S1)
  *     s2 T       one stream read by T threads in turn, 64 KiB each, every
  *                thread its own I/O context (S2)
  *     s2b T      s2 while a sequential reader loops half a disk away (S2b)
+ *     s8 T S     a pool of T threads serves S streams (at i/S of the disk)
+ *                from a shared work queue, each item the next -c KiB of
+ *                the next stream in turn, O_DIRECT (S8's direct variant);
+ *                prints the streams' MB/s
  *
  * Prints "total <MB/s>" and each reader's MB/s.  The block layer is
  * modelled as far as the core sees it: a read is split at the disk's
@@ -54,8 +61,16 @@ struct reader {
 	u64 at;			/* next submission, ns; U64_MAX: busy/idle */
 	int pieces;		/* requests of its read still out */
 	u32 size;		/* sectors per read */
-	int turn_group;		/* >= 0: takes turns within that group */
+	int turn_group;		/* >= 0: takes turns within that group; -2: pool */
+	int stream;		/* pool: the stream of the item in hand */
 };
+
+/* S8's streams: where each goes on, what it delivered. */
+#define MAX_STREAMS	8
+static struct {
+	u64 pos, start, end, bytes;
+} streams[MAX_STREAMS];
+static int nr_streams, next_item;
 
 /* A request and the disk command it becomes. */
 struct srq {
@@ -73,6 +88,7 @@ static int nr_readers;
 static enum sched_kind kind = SCHED_CTX;
 static enum cs_mode_force force = CS_FORCE_AUTO;
 static u64 now, rerun_at = U64_MAX, think = 150 * NSEC_PER_USEC;
+static bool no_kick;
 static unsigned int tags, in_disk;
 static LIST_HEAD(fifo);		/* none: requests waiting for a tag */
 static struct srq *armed[MAX_INFLIGHT];
@@ -139,6 +155,14 @@ static void submit(struct reader *r)
 	struct srq *s;
 
 	r->at = U64_MAX;
+	if (r->turn_group == -2) {
+		/* The next item of the shared work queue. */
+		r->stream = next_item++ % nr_streams;
+		pos = streams[r->stream].pos;
+		if (pos + r->size > streams[r->stream].end)
+			pos = streams[r->stream].start;
+		streams[r->stream].pos = pos + r->size;
+	}
 	if (pos + r->size > r->end)
 		pos = r->start;
 	/* The block layer splits at the stripe unit. */
@@ -178,8 +202,11 @@ static void complete(struct srq *s, u64 t_end)
 	int i;
 
 	in_disk--;
-	if (now <= t_end)
+	if (now <= t_end) {
 		r->bytes += s->krq.rq.__data_len;
+		if (r->turn_group == -2)
+			streams[r->stream].bytes += s->krq.rq.__data_len;
+	}
 	if (kind == SCHED_CTX)
 		kick = cs_core_finish(&env.core, &s->krq.rq, now);
 	free(s);
@@ -200,13 +227,14 @@ static void complete(struct srq *s, u64 t_end)
 			}
 		}
 	}
-	if (kick || kind == SCHED_NONE || in_disk + 1 == tags)
+	if ((kick && !no_kick) || kind == SCHED_NONE || in_disk + 1 == tags)
 		run_queue();
 }
 
-static void usage(void)
+static void bad_args(void)
 {
-	fprintf(stderr, "usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-v] s1 N | s2 T | s2b T\n");
+	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-v] [-K]\n"
+	      "           s1 N | s2 T | s2b T | s8 T S\n", stderr);
 	exit(2);
 }
 
@@ -215,11 +243,12 @@ int main(int argc, char **argv)
 	u64 tun[CS_NR_TUNABLES], end, best, cap;
 	int opt, i, n, verbose = 0, which;
 	char spec[256] = "sata";
+	int chunk_kb = 256, nst = 0;
 	double secs = 10, total = 0;
 	struct hs_params p;
 	const char *sc;
 
-	while ((opt = getopt(argc, argv, "s:d:t:g:v")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:t:g:c:vK")) != -1) {
 		switch (opt) {
 		case 's':
 			if (!strcmp(optarg, "none"))
@@ -229,7 +258,7 @@ int main(int argc, char **argv)
 			else if (!strcmp(optarg, "ctxsched-parallel"))
 				force = CS_FORCE_PARALLEL;
 			else if (strcmp(optarg, "ctxsched"))
-				usage();
+				bad_args();
 			break;
 		case 'd':
 			snprintf(spec, sizeof(spec), "%s", optarg);
@@ -243,16 +272,24 @@ int main(int argc, char **argv)
 		case 'v':
 			verbose = 1;
 			break;
+		case 'K':
+			no_kick = true;
+			break;
+		case 'c':
+			chunk_kb = atoi(optarg);
+			break;
 		default:
-			usage();
+			bad_args();
 		}
 	}
-	if (optind + 2 != argc)
-		usage();
+	if (optind + 2 != argc && optind + 3 != argc)
+		bad_args();
 	sc = argv[optind];
 	n = atoi(argv[optind + 1]);
+	if (optind + 3 == argc)
+		nst = atoi(argv[optind + 2]);
 	if (n < 1 || n > MAX_READERS - 1 || secs <= 0)
-		usage();
+		bad_args();
 	if (!hs_parse(spec, &p) || hs_model_init(&disk, &p)) {
 		fprintf(stderr, "sim: bad device specification '%s'\n", spec);
 		return 2;
@@ -288,8 +325,23 @@ int main(int argc, char **argv)
 			rd[n].turn_group = -1;
 			nr_readers = n + 1;
 		}
+	} else if (!strcmp(sc, "s8") && nst >= 1 && nst <= MAX_STREAMS &&
+		   chunk_kb >= 4 && chunk_kb <= 4096) {
+		nr_streams = nst;
+		for (i = 0; i < nst; i++) {
+			streams[i].start = cap / nst * i & ~7ULL;
+			streams[i].end = streams[i].start + cap / nst;
+			streams[i].pos = streams[i].start;
+		}
+		for (i = 0; i < n; i++) {
+			rd[i].start = 0;
+			rd[i].end = cap;
+			rd[i].size = chunk_kb * 2;
+			rd[i].turn_group = -2;
+		}
+		nr_readers = n;
 	} else {
-		usage();
+		bad_args();
 	}
 	for (i = 0; i < nr_readers; i++) {
 		INIT_LIST_HEAD(&rd[i].ctx.ctx.member);
@@ -355,6 +407,7 @@ int main(int argc, char **argv)
 		}
 		case 3:
 			env.timer_armed = false;
+			/* The timer's own queue run was there before. */
 			if (cs_core_idle_timer(&env.core, now))
 				run_queue();
 			break;
@@ -367,8 +420,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < nr_readers; i++)
 		total += rd[i].bytes;
 	printf("total %.1f MB/s:", total / secs / 1e6);
-	for (i = 0; i < nr_readers; i++)
-		printf(" %.1f", rd[i].bytes / secs / 1e6);
+	if (nr_streams) {
+		for (i = 0; i < nr_streams; i++)
+			printf(" %.1f", streams[i].bytes / secs / 1e6);
+	} else {
+		for (i = 0; i < nr_readers; i++)
+			printf(" %.1f", rd[i].bytes / secs / 1e6);
+	}
 	printf("\n");
 	if (verbose && kind == SCHED_CTX) {
 		struct cs_stats *st = &env.core.stats;
@@ -387,11 +445,12 @@ int main(int argc, char **argv)
 		       cs_model_why_name(cs_model_why(m)),
 		       (unsigned long long)(cs_model_seek_ns(m) / 1000),
 		       m->l.gain, m->l.ab_ratio, m->changes);
-		printf("# slices %llu idle armed %llu hit %llu expired %llu merged %llu split %llu kicks %llu\n",
+		printf("# slices %llu idle armed %llu hit %llu expired %llu",
 		       (unsigned long long)st->slices,
 		       (unsigned long long)st->idle_armed,
 		       (unsigned long long)st->idle_hit,
-		       (unsigned long long)st->idle_expired,
+		       (unsigned long long)st->idle_expired);
+		printf(" merged %llu split %llu kicks %llu\n",
 		       (unsigned long long)st->coop_merged,
 		       (unsigned long long)st->coop_split,
 		       (unsigned long long)st->kicks);
