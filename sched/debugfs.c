@@ -3,22 +3,75 @@
  * /sys/kernel/debug/ctxsched/<disk>/: counters, the busy queues and the
  * device model of each disk that runs ctxsched.  debugfs failures are not
  * fatal: the scheduler works without these files.
+ *
+ * The files are created and removed from a workqueue, not from
+ * ->init_sched() and ->exit_sched(): those run with the queue frozen and
+ * (since 7.0) under q->elevator_lock, and debugfs takes inode locks that
+ * memory reclaim can wait behind the frozen queue for (lockdep on 7.3).
+ * So the files hang off a small holder that outlives the scheduler data;
+ * the scheduler detaches itself from the holder under cs_dbg_lock when it
+ * goes, and a file read after that shows nothing.
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "ctxsched.h"
 
+/**
+ * struct cs_dbg - a disk's debugfs directory, which may outlive its cs_data
+ * @cd: the scheduler, NULL once it is gone; under cs_dbg_lock
+ * @dir: the directory; set and cleared by the work items only
+ * @name: the disk's name
+ * @create: makes the directory and files
+ * @remove: removes them and frees the holder
+ */
+struct cs_dbg {
+	struct cs_data *cd;
+	struct dentry *dir;
+	char name[DISK_NAME_LEN];
+	struct work_struct create;
+	struct work_struct remove;
+};
+
 static struct dentry *cs_debugfs_root;
+/* Runs the create and remove items of every disk in order. */
+static struct workqueue_struct *cs_dbg_wq;
+/* Protects cs_dbg.cd; taken before a cs_data's lock. */
+static DEFINE_SPINLOCK(cs_dbg_lock);
+
+/* The scheduler behind a file, locked; NULL (unlocked) once it left. */
+static struct cs_data *cs_dbg_get(struct seq_file *m)
+{
+	struct cs_dbg *dbg = m->private;
+
+	spin_lock_irq(&cs_dbg_lock);
+	if (!dbg->cd) {
+		spin_unlock_irq(&cs_dbg_lock);
+		return NULL;
+	}
+	spin_lock(&dbg->cd->lock);
+	return dbg->cd;
+}
+
+static void cs_dbg_put(struct cs_data *cd)
+{
+	spin_unlock(&cd->lock);
+	spin_unlock_irq(&cs_dbg_lock);
+}
 
 static int cs_stats_show(struct seq_file *m, void *unused)
 {
-	struct cs_data *cd = m->private;
-	struct cs_core *core = &cd->core;
-	struct cs_stats *st = &core->stats;
+	struct cs_data *cd = cs_dbg_get(m);
+	struct cs_core *core;
+	struct cs_stats *st;
 
-	spin_lock_irq(&cd->lock);
+	if (!cd)
+		return 0;
+	core = &cd->core;
+	st = &core->stats;
 	seq_printf(m, "queued %u\n", core->nr_queued);
 	seq_printf(m, "in_driver %u\n", core->in_driver[0] + core->in_driver[1]);
 	seq_printf(m, "in_driver_sync %u\n", core->in_driver[1]);
@@ -44,7 +97,7 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "kicks %llu\n", st->kicks);
 	seq_printf(m, "repaired %llu\n", st->repaired);
 	seq_printf(m, "async_depth %u\n", READ_ONCE(cd->async_depth));
-	spin_unlock_irq(&cd->lock);
+	cs_dbg_put(cd);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cs_stats);
@@ -70,13 +123,15 @@ static void cs_show_queue(struct seq_file *m, struct cs_core *core,
 static int cs_queues_show(struct seq_file *m, void *unused)
 {
 	static const char * const idling[] = { "no", "slice", "group" };
-	struct cs_data *cd = m->private;
-	struct cs_core *core = &cd->core;
+	struct cs_data *cd = cs_dbg_get(m);
 	enum cs_prio_class pclass;
+	struct cs_core *core;
 	struct cs_queue *cq;
 	u64 now = cs_now();
 
-	spin_lock_irq(&cd->lock);
+	if (!cd)
+		return 0;
+	core = &cd->core;
 	seq_printf(m, "idling: %s\n", idling[core->idling]);
 	seq_puts(m, "    pid t prio queued driver slice_us ttime_us seeky members state\n");
 	if (core->active)
@@ -84,7 +139,7 @@ static int cs_queues_show(struct seq_file *m, void *unused)
 	for (pclass = CS_CLASS_RT; pclass < CS_NR_CLASSES; pclass++)
 		list_for_each_entry(cq, &core->rr[pclass], rr)
 			cs_show_queue(m, core, cq, now);
-	spin_unlock_irq(&cd->lock);
+	cs_dbg_put(cd);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cs_queues);
@@ -93,13 +148,16 @@ DEFINE_SHOW_ATTRIBUTE(cs_queues);
 static int cs_model_show(struct seq_file *m, void *unused)
 {
 	static const char * const forced[] = { "auto", "serial", "parallel" };
-	struct cs_data *cd = m->private;
-	const struct cs_model *md = &cd->core.model;
-	const struct cs_model_learned *l = &md->l;
+	struct cs_data *cd = cs_dbg_get(m);
+	const struct cs_model_learned *l;
+	const struct cs_model *md;
 	u64 now = cs_now();
 	unsigned int i;
 
-	spin_lock_irq(&cd->lock);
+	if (!cd)
+		return 0;
+	md = &cd->core.model;
+	l = &md->l;
 	seq_printf(m, "mode %s\n", cs_model_mode(md) == CS_MODE_SERIAL ?
 		   "serial" : "parallel");
 	seq_printf(m, "why %s\n", cs_model_why_name(cs_model_why(md)));
@@ -132,42 +190,72 @@ static int cs_model_show(struct seq_file *m, void *unused)
 	seq_printf(m, "changed_ms_ago %llu\n",
 		   div_u64(now > md->changed_at ? now - md->changed_at : 0,
 			   NSEC_PER_MSEC));
-	spin_unlock_irq(&cd->lock);
+	cs_dbg_put(cd);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(cs_model);
 
+static void cs_dbg_create(struct work_struct *work)
+{
+	struct cs_dbg *dbg = container_of(work, struct cs_dbg, create);
+	struct dentry *dir;
+
+	dir = debugfs_create_dir(dbg->name, cs_debugfs_root);
+	if (IS_ERR(dir))
+		return;
+	debugfs_create_file("stats", 0400, dir, dbg, &cs_stats_fops);
+	debugfs_create_file("queues", 0400, dir, dbg, &cs_queues_fops);
+	debugfs_create_file("model", 0400, dir, dbg, &cs_model_fops);
+	dbg->dir = dir;
+}
+
+static void cs_dbg_remove(struct work_struct *work)
+{
+	struct cs_dbg *dbg = container_of(work, struct cs_dbg, remove);
+
+	/* Waits for readers of the files, which find dbg->cd NULL. */
+	debugfs_remove_recursive(dbg->dir);
+	kfree(dbg);
+}
+
 /**
- * cs_debugfs_add_queue() - create the debugfs directory of a queue
- * @cd: the queue's scheduler data
+ * cs_debugfs_add_queue() - give a disk its debugfs directory (soon)
+ * @cd: the disk's scheduler data
  */
 void cs_debugfs_add_queue(struct cs_data *cd)
 {
 	struct gendisk *disk = cd->q->disk;
+	struct cs_dbg *dbg;
 
-	if (!cs_debugfs_root || !disk)
+	if (!cs_debugfs_root || !cs_dbg_wq || !disk)
 		return;
-	cd->debugfs_dir = debugfs_create_dir(disk->disk_name, cs_debugfs_root);
-	if (IS_ERR(cd->debugfs_dir)) {
-		cd->debugfs_dir = NULL;
+	dbg = kzalloc(sizeof(*dbg), GFP_KERNEL);
+	if (!dbg)
 		return;
-	}
-	debugfs_create_file("stats", 0400, cd->debugfs_dir, cd,
-			    &cs_stats_fops);
-	debugfs_create_file("queues", 0400, cd->debugfs_dir, cd,
-			    &cs_queues_fops);
-	debugfs_create_file("model", 0400, cd->debugfs_dir, cd,
-			    &cs_model_fops);
+	dbg->cd = cd;
+	strscpy(dbg->name, disk->disk_name, sizeof(dbg->name));
+	INIT_WORK(&dbg->create, cs_dbg_create);
+	INIT_WORK(&dbg->remove, cs_dbg_remove);
+	cd->dbg = dbg;
+	queue_work(cs_dbg_wq, &dbg->create);
 }
 
 /**
- * cs_debugfs_remove_queue() - remove the debugfs directory of a queue
- * @cd: the queue's scheduler data
+ * cs_debugfs_remove_queue() - take a disk's debugfs directory away (soon)
+ * @cd: the disk's scheduler data, about to be freed
  */
 void cs_debugfs_remove_queue(struct cs_data *cd)
 {
-	debugfs_remove_recursive(cd->debugfs_dir);
-	cd->debugfs_dir = NULL;
+	struct cs_dbg *dbg = cd->dbg;
+
+	if (!dbg)
+		return;
+	spin_lock_irq(&cs_dbg_lock);
+	dbg->cd = NULL;
+	spin_unlock_irq(&cs_dbg_lock);
+	cd->dbg = NULL;
+	/* After the create item: the workqueue is ordered. */
+	queue_work(cs_dbg_wq, &dbg->remove);
 }
 
 /**
@@ -177,6 +265,7 @@ void cs_debugfs_remove_queue(struct cs_data *cd)
  */
 int cs_debugfs_init(void)
 {
+	cs_dbg_wq = alloc_ordered_workqueue("ctxsched_debugfs", 0);
 	cs_debugfs_root = debugfs_create_dir("ctxsched", NULL);
 	if (IS_ERR(cs_debugfs_root))
 		cs_debugfs_root = NULL;
@@ -185,9 +274,14 @@ int cs_debugfs_init(void)
 
 /**
  * cs_debugfs_exit() - remove /sys/kernel/debug/ctxsched
+ *
+ * Every disk has left ctxsched by now; their remove items run first.
  */
 void cs_debugfs_exit(void)
 {
+	if (cs_dbg_wq)
+		destroy_workqueue(cs_dbg_wq);
+	cs_dbg_wq = NULL;
 	debugfs_remove_recursive(cs_debugfs_root);
 	cs_debugfs_root = NULL;
 }

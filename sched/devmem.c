@@ -12,18 +12,20 @@
 
 #include "ctxsched.h"
 
-/* Disks remembered at most; the least recently saved goes first. */
+/* Disks remembered at most; the least recently used goes first. */
 #define CS_DEVMEM_MAX	64
 
 /**
  * struct cs_devmem - one remembered disk, under cs_devmem_lock
  * @node: entry on cs_devmem_list, most recently saved first
  * @dev: the disk
+ * @empty: nothing was saved yet
  * @l: what its model learned
  */
 struct cs_devmem {
 	struct list_head node;
 	dev_t dev;
+	bool empty;
 	struct cs_model_learned l;
 };
 
@@ -42,19 +44,41 @@ static struct cs_devmem *cs_devmem_find(dev_t dev)
 }
 
 /**
- * cs_devmem_load() - what was learned about a disk
+ * cs_devmem_load() - what was learned about a disk, and room to save it
  * @dev: the disk
  * @mem: set valid with the learned state, if the disk is remembered
+ *
+ * Makes sure the disk has an entry, so that cs_devmem_save() at the end
+ * need not allocate (it runs with the queue frozen).  Out of memory, or
+ * with CS_DEVMEM_MAX other disks remembered since, it just will not be
+ * remembered.
  */
 void cs_devmem_load(dev_t dev, struct cs_model_memory *mem)
 {
-	struct cs_devmem *e;
+	struct cs_devmem *e, *fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 
 	mutex_lock(&cs_devmem_lock);
 	e = cs_devmem_find(dev);
 	mem->valid = e;
-	if (e)
+	if (e) {
 		mem->l = e->l;
+		kfree(fresh);
+	} else if (fresh) {
+		if (cs_devmem_nr >= CS_DEVMEM_MAX) {
+			e = list_last_entry(&cs_devmem_list, struct cs_devmem,
+					    node);
+			list_del(&e->node);
+			kfree(e);
+			cs_devmem_nr--;
+		}
+		fresh->dev = dev;
+		fresh->empty = true;
+		list_add(&fresh->node, &cs_devmem_list);
+		cs_devmem_nr++;
+	}
+	/* An entry made but never saved is no memory. */
+	if (e && e->empty)
+		mem->valid = false;
 	mutex_unlock(&cs_devmem_lock);
 }
 
@@ -63,8 +87,7 @@ void cs_devmem_load(dev_t dev, struct cs_model_memory *mem)
  * @dev: the disk
  * @l: the learned state
  *
- * Out of memory, the disk is not remembered: its next selection starts
- * from the prior.
+ * Does not allocate: the entry was made by cs_devmem_load().
  */
 void cs_devmem_save(dev_t dev, const struct cs_model_learned *l)
 {
@@ -72,20 +95,11 @@ void cs_devmem_save(dev_t dev, const struct cs_model_learned *l)
 
 	mutex_lock(&cs_devmem_lock);
 	e = cs_devmem_find(dev);
-	if (!e && cs_devmem_nr >= CS_DEVMEM_MAX) {
-		e = list_last_entry(&cs_devmem_list, struct cs_devmem, node);
-		e->dev = dev;
-	} else if (!e) {
-		e = kzalloc(sizeof(*e), GFP_KERNEL);
-		if (!e)
-			goto out;
-		e->dev = dev;
-		list_add(&e->node, &cs_devmem_list);
-		cs_devmem_nr++;
+	if (e) {
+		e->l = *l;
+		e->empty = false;
+		list_move(&e->node, &cs_devmem_list);
 	}
-	e->l = *l;
-	list_move(&e->node, &cs_devmem_list);
-out:
 	mutex_unlock(&cs_devmem_lock);
 }
 

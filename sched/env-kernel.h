@@ -18,6 +18,7 @@
 #include "../compat/compat.h"
 
 struct cs_ra_dev;
+struct cs_dbg;
 
 /**
  * struct cs_data - ctxsched's state of one request queue
@@ -28,7 +29,7 @@ struct cs_ra_dev;
  * @bio_q: during a bio merge, under @lock, the queue the bio belongs to
  * @async_depth: scheduler tags an async request may use; written by
  *	depth.c, read locklessly by ->limit_depth() (READ_ONCE)
- * @debugfs_dir: this queue's directory under debugfs ctxsched/
+ * @dbg: this queue's debugfs directory (debugfs.c); set up once
  * @ra: the readahead companion's per-disk state
  */
 struct cs_data {
@@ -38,7 +39,7 @@ struct cs_data {
 	struct hrtimer idle_timer;
 	struct cs_queue *bio_q;
 	unsigned int async_depth;
-	struct dentry *debugfs_dir;
+	struct cs_dbg *dbg;
 	struct cs_ra_dev *ra;
 };
 

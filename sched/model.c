@@ -47,7 +47,7 @@ static enum cs_mode cs_other_mode(enum cs_mode mode)
 /**
  * cs_model_init() - set up the model of a disk
  * @m: the model
- * @rotational: the disk says it rotates: start in SERIAL mode
+ * @rotational: the disk says it rotates: measure the mode under load
  * @mem: what an earlier model of the same disk learned, or NULL
  * @now: current time, ns
  */
@@ -61,7 +61,12 @@ void cs_model_init(struct cs_model *m, bool rotational,
 		/* Measure again after the hold that was in force. */
 		m->hold_until = m->l.hold;
 	} else {
-		m->l.mode = rotational ? CS_MODE_SERIAL : CS_MODE_PARALLEL;
+		/*
+		 * Work-conserving until measured: most disks that say they
+		 * rotate today are virtual disks and arrays, and a spindle
+		 * shows within a second what idling brings it.
+		 */
+		m->l.mode = CS_MODE_PARALLEL;
 		m->l.why = CS_WHY_PRIOR;
 		m->l.parallel = !rotational;
 		m->l.hold = CS_AB_HOLD_MIN_NS;
