@@ -11,6 +11,7 @@
 # listings must contain, each as "struct:NAME" or "enum:NAME".
 #
 # Where compat/ declares a member differently on purpose:
+#  - const and volatile qualifiers are not compared;
 #  - compat's typedef cs_NAME_t stands for the kernel's NAME_t (compat
 #    declares its own copy of types the public headers lack, such as
 #    blk_insert_t);
@@ -36,6 +37,8 @@ function member(line,    cmt, decl, tok, name, type, n, f) {
 	if (decl !~ /;$/)
 		return ""
 	sub(/ *;$/, "", decl)
+	# pahole 1.30 shows the alignment it infers from DWARF as attributes
+	gsub(/ *__attribute__\(\([^()]*(\([^()]*\))?[^()]*\)\)/, "", decl)
 	if (match(decl, /\(\*[A-Za-z_][A-Za-z0-9_]*\)/)) {
 		name = substr(decl, RSTART + 2, RLENGTH - 3)
 		type = substr(decl, 1, RSTART - 1) "(*)" substr(decl, RSTART + RLENGTH)
@@ -86,6 +89,7 @@ function record(side, line,    name, t) {
 		return
 	if (side == "c")
 		m_type = cs_type(m_type)
+	m_type = unqualified(m_type)
 	add(side, name, m_type, m_off, m_size)
 }
 
@@ -97,6 +101,20 @@ function add(side, name, type, off, sz) {
 	mtype[side, cur, name] = type
 	moff[side, cur, name] = off
 	msize[side, cur, name] = sz
+}
+
+# const and volatile do not change a layout or a calling convention (7.x
+# made elevator_type.elevator_attrs point to const entries): drop them.
+function unqualified(t,    out, tok) {
+	out = ""
+	while (match(t, /[A-Za-z0-9_]+/)) {
+		tok = substr(t, RSTART, RLENGTH)
+		if (tok == "const" || tok == "volatile")
+			tok = ""
+		out = out substr(t, 1, RSTART - 1) tok
+		t = substr(t, RSTART + RLENGTH)
+	}
+	return trim(out t)
 }
 
 # compat's own typedef for a kernel type: cs_blk_insert_t is blk_insert_t.
@@ -134,7 +152,7 @@ FNR == 1 { side = (NR == FNR) ? "c" : "k"; cur = "" }
 	seen[side, cur] = 1
 	next
 }
-/^\};/ { cur = ""; next }
+/^\}/ { cur = ""; next }
 { record(side, $0) }
 
 END {
