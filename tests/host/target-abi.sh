@@ -109,7 +109,10 @@ expect_refused proto elevator_mq_ops.exit_hctx
 
 if [ "${rel#6.1.}" != "$rel" ]; then
 	# Another kernel's image given as CS_BTF: refused, naming both.
-	other=$(ls /boot/vmlinuz-* | grep -v -- "-$rel\$" | head -1)
+	other=
+	for f in /boot/vmlinuz-*; do
+		[ "$f" = "/boot/vmlinuz-$rel" ] || { other=$f; break; }
+	done
 	if [ -n "$other" ]; then
 		if build wrongbtf CS_BTF="$other"; then
 			nok wrongbtf "CS_BTF=$other was accepted for $rel"
