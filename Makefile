@@ -6,7 +6,8 @@
 # make W=1            ... with extra warnings (the tree builds clean)
 # make demo          build and show ctxsched on a disk in a VM (no KVM needed)
 # make check         the whole test suite (host checks, VM tests), as CI runs it
-# make abi-check     the ABI guard against Debian's linux-source trees
+# make abi-check     the ABI guard against Debian's linux-source trees (6.1,
+#                    6.12; 7.2 and 7.3 from trixie-backports, in a trixie root)
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -39,6 +40,8 @@ check:
 abi-check:
 	tests/host/abi-guard.sh 6.1
 	tests/host/abi-guard.sh 6.12
+	tests/host/abi-guard.sh 7.2
+	tests/host/abi-guard.sh 7.3
 
 # Further targets (packaging, simulators, benchmarks) live in mk/*.mk.
 include $(wildcard $(CURDIR)/mk/*.mk)

@@ -25,11 +25,20 @@
 #define CS_ABI_TAG(name) cs_abi_##name
 #include "../elevator-types.h"
 
-static_assert(cs_abi_ELEVATOR_NO_MERGE == ELEVATOR_NO_MERGE, "elv_merge");
-static_assert(cs_abi_ELEVATOR_FRONT_MERGE == ELEVATOR_FRONT_MERGE, "elv_merge");
-static_assert(cs_abi_ELEVATOR_BACK_MERGE == ELEVATOR_BACK_MERGE, "elv_merge");
-static_assert(cs_abi_ELEVATOR_DISCARD_MERGE == ELEVATOR_DISCARD_MERGE,
+/*
+ * The two enums are different types: compare their values as integers, or
+ * -Wenum-compare (in -Wall) turns into an error with CONFIG_WERROR=y.
+ */
+static_assert((int)cs_abi_ELEVATOR_NO_MERGE == (int)ELEVATOR_NO_MERGE,
 	      "elv_merge");
+static_assert((int)cs_abi_ELEVATOR_FRONT_MERGE == (int)ELEVATOR_FRONT_MERGE,
+	      "elv_merge");
+static_assert((int)cs_abi_ELEVATOR_BACK_MERGE == (int)ELEVATOR_BACK_MERGE,
+	      "elv_merge");
+static_assert((int)cs_abi_ELEVATOR_DISCARD_MERGE ==
+	      (int)ELEVATOR_DISCARD_MERGE, "elv_merge");
+static_assert(sizeof(enum cs_abi_elv_merge) == sizeof(enum elv_merge),
+	      "size of enum elv_merge");
 
 #ifndef CS_ELV_INSERT_BOOL
 static_assert((__force unsigned int)CS_INSERT_AT_HEAD ==
