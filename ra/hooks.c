@@ -15,6 +15,7 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "../compat/ra.h"
 #include "ra.h"
@@ -28,11 +29,25 @@ static struct dentry *cs_ra_dir;
 
 #if CS_RA_HOOKS
 
-/* Serialises hook (un)registration and cs_ra_hook_users. */
+/*
+ * The hooks are registered and removed by a work item, never by the
+ * caller that wants them: ra_autotune's store runs under the elevator's
+ * sysfs_lock, and a scheduler switch takes that lock with the queue
+ * frozen, while registering a kprobe takes kprobe_mutex and the CPU
+ * hotplug lock, under which memory reclaim is allowed to wait for the
+ * frozen queue (lockdep on 7.3).  Callers only change cs_ra_hook_users,
+ * under a spinlock, and queue the work.
+ */
+static DEFINE_SPINLOCK(cs_ra_users_lock);
+static unsigned int cs_ra_hook_users;	/* under cs_ra_users_lock */
+/* Serialises ra_hooks and cs_ra_ready (the module parameter's store). */
 static DEFINE_MUTEX(cs_ra_hooks_mutex);
-static unsigned int cs_ra_hook_users;
+/* Serialises (un)registration; held only by cs_ra_sync_hooks(). */
+static DEFINE_MUTEX(cs_ra_reg_mutex);
 /* cs_ra_init() has run: ra_hooks given at load waits for it. */
 static bool cs_ra_ready;
+/* The sync and async entry points could be probed at load. */
+static bool cs_ra_probe_ok;
 
 /* Per-device tables; devices beyond these count in the total only. */
 #define CS_RA_SLOTS	16
@@ -330,16 +345,12 @@ static void cs_ra_unregister(void)
 	}
 }
 
-/* Called with cs_ra_hooks_mutex held. */
-static int cs_ra_hooks_get_locked(void)
+/* Register every hook; false unless the sync and async ones are set. */
+static bool cs_ra_register(void)
 {
-	int i;
+	int i, ret;
 
-	if (cs_ra_hook_users++)
-		return 0;
 	for (i = 0; i < CS_RA_NR_PROBES; i++) {
-		int ret;
-
 		cs_ra_probes[i] = cs_ra_probe_tmpl[i];
 		ret = register_kretprobe(&cs_ra_probes[i]);
 		if (ret)
@@ -348,43 +359,74 @@ static int cs_ra_hooks_get_locked(void)
 		cs_ra_registered[i] = !ret;
 	}
 	if (cs_ra_registered[CS_RA_P_SYNC] && cs_ra_registered[CS_RA_P_ASYNC])
-		return 0;
+		return true;
 	cs_ra_unregister();
-	cs_ra_hook_users--;
-	return -EOPNOTSUPP;
+	return false;
 }
 
-/* Called with cs_ra_hooks_mutex held. */
-static void cs_ra_hooks_put_locked(void)
+/* Make the registered hooks match what their users want. */
+static void cs_ra_sync_hooks(void)
 {
-	if (!WARN_ON(!cs_ra_hook_users) && !--cs_ra_hook_users)
+	bool want, have;
+
+	mutex_lock(&cs_ra_reg_mutex);
+	spin_lock(&cs_ra_users_lock);
+	want = cs_ra_hook_users;
+	spin_unlock(&cs_ra_users_lock);
+	have = cs_ra_registered[CS_RA_P_SYNC];
+	if (want && !have)
+		cs_ra_register();
+	else if (!want && have)
 		cs_ra_unregister();
+	mutex_unlock(&cs_ra_reg_mutex);
+}
+
+static void cs_ra_sync_work_fn(struct work_struct *work)
+{
+	cs_ra_sync_hooks();
+}
+
+static DECLARE_WORK(cs_ra_sync_work, cs_ra_sync_work_fn);
+
+/* Count one user more (@d = 1) or less (-1); the first and last move the hooks. */
+static void cs_ra_users_add(int d)
+{
+	bool edge;
+
+	spin_lock(&cs_ra_users_lock);
+	if (d < 0 && WARN_ON(!cs_ra_hook_users))
+		d = 0;
+	cs_ra_hook_users += d;
+	edge = d && cs_ra_hook_users == (d > 0 ? 1 : 0);
+	spin_unlock(&cs_ra_users_lock);
+	if (edge)
+		schedule_work(&cs_ra_sync_work);
 }
 
 /**
- * cs_ra_hooks_get() - put the readahead hooks in, or count one more user
+ * cs_ra_hooks_get() - ask for the readahead hooks
+ *
+ * The first user's call has the hooks registered shortly after (by a work
+ * item); it does not wait for them.
  *
  * Return: 0, or -EOPNOTSUPP when the kernel's sync and async readahead
  * entry points cannot be probed.
  */
 int cs_ra_hooks_get(void)
 {
-	int ret;
-
-	mutex_lock(&cs_ra_hooks_mutex);
-	ret = cs_ra_hooks_get_locked();
-	mutex_unlock(&cs_ra_hooks_mutex);
-	return ret;
+	if (!READ_ONCE(cs_ra_probe_ok))
+		return -EOPNOTSUPP;
+	cs_ra_users_add(1);
+	return 0;
 }
 
 /**
- * cs_ra_hooks_put() - drop a user of the hooks; the last one removes them
+ * cs_ra_hooks_put() - drop a user of the hooks; the last one has them
+ *	removed (by a work item, shortly after)
  */
 void cs_ra_hooks_put(void)
 {
-	mutex_lock(&cs_ra_hooks_mutex);
-	cs_ra_hooks_put_locked();
-	mutex_unlock(&cs_ra_hooks_mutex);
+	cs_ra_users_add(-1);
 }
 
 static int cs_ra_stats_show(struct seq_file *m, void *unused)
@@ -487,12 +529,19 @@ static int cs_ra_hooks_init(void)
 	if (cs_ra_dir)
 		debugfs_create_file("stats", 0644, cs_ra_dir, NULL,
 				    &cs_ra_stats_fops);
+	/* Find out once, with no scheduler locks held, whether probing works. */
+	mutex_lock(&cs_ra_reg_mutex);
+	cs_ra_probe_ok = cs_ra_register();
+	if (cs_ra_probe_ok)
+		cs_ra_unregister();
+	mutex_unlock(&cs_ra_reg_mutex);
 	mutex_lock(&cs_ra_hooks_mutex);
 	cs_ra_ready = true;
 	/* ra_hooks=1 at load: a failure to probe is reported, not fatal. */
-	if (ra_hooks && cs_ra_hooks_get_locked())
+	if (ra_hooks && cs_ra_hooks_get())
 		ra_hooks = false;
 	mutex_unlock(&cs_ra_hooks_mutex);
+	cs_ra_sync_hooks();
 	return 0;
 }
 
@@ -500,15 +549,18 @@ static void cs_ra_hooks_exit(void)
 {
 	mutex_lock(&cs_ra_hooks_mutex);
 	if (ra_hooks)
-		cs_ra_hooks_put_locked();
+		cs_ra_hooks_put();
 	cs_ra_ready = false;
 	mutex_unlock(&cs_ra_hooks_mutex);
 	/* No disk runs ctxsched now, so ra_autotune holds no hooks. */
+	flush_work(&cs_ra_sync_work);
 	WARN_ON(cs_ra_hook_users);
+	cs_ra_sync_hooks();
 	free_percpu(cs_ra_stats);
 	cs_ra_stats = NULL;
 }
 
+/* ra_hooks=0/1: no scheduler locks are held here, so wait for the hooks. */
 static int cs_ra_hooks_set(const char *val, const struct kernel_param *kp)
 {
 	bool on;
@@ -519,13 +571,15 @@ static int cs_ra_hooks_set(const char *val, const struct kernel_param *kp)
 	mutex_lock(&cs_ra_hooks_mutex);
 	if (cs_ra_ready && on != ra_hooks) {
 		if (on)
-			ret = cs_ra_hooks_get_locked();
+			ret = cs_ra_hooks_get();
 		else
-			cs_ra_hooks_put_locked();
+			cs_ra_hooks_put();
 	}
 	if (!ret)
 		ra_hooks = on;
 	mutex_unlock(&cs_ra_hooks_mutex);
+	if (!ret)
+		flush_work(&cs_ra_sync_work);
 	return ret;
 }
 

@@ -54,7 +54,7 @@ threads=$(awk '{print $2}' /tmp/churn.out)
 merged=$(cs_stat /dev/churn coop_merged)
 split=$(cs_stat /dev/churn coop_split)
 cs_log "$threads threads, $merged merges, $split splits"
-[ "$threads" -ge "$(cs_size 1000 300)" ] || cs_fail "only $threads threads"
+[ "$threads" -ge "$(cs_size 1000 100)" ] || cs_fail "only $threads threads"
 [ "$merged" -ge 50 ] || cs_fail "only $merged merges"
 [ "$split" -ge 1 ] || cs_fail "no split"
 cs_check_idle /dev/churn
