@@ -425,7 +425,7 @@ static enum cs_idle cs_idle_for(struct cs_core *core, struct cs_queue *cq)
 
 	if (!cs_queue_sync(cq) || (cq->flags & CSQ_FALLBACK))
 		return CS_IDLE_NONE;
-	in.idle_pays = cs_model_mode(&core->model) == CS_MODE_SERIAL;
+	in.idle_pays = core->mode == CS_MODE_SERIAL;
 	in.keep_share = false;
 	if (!in.idle_pays && !cs_model_parallel(&core->model)) {
 		/* Busy queues of another weight than @cq's. */
@@ -738,7 +738,7 @@ static unsigned int cs_busy_queues(struct cs_core *core)
 
 static bool cs_parallel_mode(const struct cs_core *core)
 {
-	return cs_model_mode(&core->model) == CS_MODE_PARALLEL;
+	return core->mode == CS_MODE_PARALLEL;
 }
 
 /* Requests the active queue may have in the driver at once. */
@@ -771,7 +771,7 @@ static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
 /* The seek a slice switch costs, where slices own the disk. */
 static u64 cs_seek_share(struct cs_core *core)
 {
-	if (cs_model_mode(&core->model) != CS_MODE_SERIAL)
+	if (core->mode != CS_MODE_SERIAL)
 		return 0;
 	return cs_model_seek_ns(&core->model);
 }
@@ -961,14 +961,14 @@ static void cs_model_step(struct cs_core *core, u64 now)
 
 	if (!cs_model_tick(m, cs_contended(core), now))
 		return;
+	core->mode = cs_model_mode(m);
 	cs_log(core, "mode %s (%s) seek %llu us gain %u/1024",
-	       cs_model_mode(m) == CS_MODE_SERIAL ? "serial" : "parallel",
+	       core->mode == CS_MODE_SERIAL ? "serial" : "parallel",
 	       cs_model_why_name(cs_model_why(m)),
 	       (unsigned long long)(cs_model_seek_ns(m) / NSEC_PER_USEC),
 	       m->l.gain);
 	/* An idle window of the old mode would only hold the disk back. */
-	if (cs_model_mode(m) == CS_MODE_PARALLEL &&
-	    core->idling == CS_IDLE_QUEUE) {
+	if (core->mode == CS_MODE_PARALLEL && core->idling == CS_IDLE_QUEUE) {
 		cs_cancel_idle(core);
 		core->stalled = core->nr_queued != 0;
 	}
@@ -1246,6 +1246,7 @@ void cs_core_set_mode(struct cs_core *core, enum cs_mode_force force,
 	WRITE_ONCE(core->tun[CS_T_DEVICE_MODE], force);
 	cs_model_force(&core->model, force, now);
 	core->model.changed_at = now;
+	core->mode = cs_model_mode(&core->model);
 	if (cs_parallel_mode(core) && core->idling == CS_IDLE_QUEUE)
 		cs_cancel_idle(core);
 	cs_log(core, "device_mode %u", force);
@@ -1300,6 +1301,7 @@ void cs_core_init(struct cs_core *core, const u64 *tun, bool rotational,
 	cs_model_init(&core->model, rotational, mem, now);
 	if (tun[CS_T_DEVICE_MODE] != CS_FORCE_AUTO)
 		cs_model_force(&core->model, tun[CS_T_DEVICE_MODE], now);
+	core->mode = cs_model_mode(&core->model);
 }
 
 /**

@@ -201,6 +201,8 @@ struct cs_stats {
  * @group_by: how contexts group into queues, copied from the tunable
  * @group_gen: bumped when @group_by changes, so that contexts regroup
  * @model: the device model, which decides whether idling pays
+ * @mode: the model's mode, as of its last tick (cs_model_mode() is not
+ *	cheap enough for every decision)
  * @stats: counters for debugfs
  * @tun: tunables
  */
@@ -226,6 +228,7 @@ struct cs_core {
 	enum cs_group_by group_by;
 	unsigned int group_gen;
 	struct cs_model model;
+	enum cs_mode mode;
 	struct cs_stats stats;
 	u64 tun[CS_NR_TUNABLES];
 };

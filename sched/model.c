@@ -101,6 +101,7 @@ void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now)
 	m->force = force;
 	m->ab = CS_AB_HOLD;
 	m->shown = cs_model_mode(m);
+	m->dirty = false;
 }
 
 /**
@@ -165,6 +166,7 @@ static void cs_model_sample(struct cs_model *m, u64 t, u32 bytes, bool far)
 {
 	struct cs_model_learned *l = &m->l;
 	u64 ps, xfer, excess, cost;
+	bool seek;
 
 	t = min_t(u64, t, CS_MODEL_SAMPLE_MAX_NS);
 	if (!far && bytes >= 4096) {
@@ -184,8 +186,10 @@ static void cs_model_sample(struct cs_model *m, u64 t, u32 bytes, bool far)
 	if (l->near_n < CS_MODEL_NEAR_MIN || l->far_n < CS_MODEL_FAR_MIN)
 		return;
 	cost = cs_since(l->far_excess, l->near_excess);
-	l->seek_cost = cost > (l->seek_known && l->seek_cost ?
-			       CS_MODEL_SEEK_OFF_NS : CS_MODEL_SEEK_ON_NS);
+	seek = cost > (l->seek_known && l->seek_cost ? CS_MODEL_SEEK_OFF_NS :
+						       CS_MODEL_SEEK_ON_NS);
+	m->dirty |= seek != l->seek_cost || !l->seek_known;
+	l->seek_cost = seek;
 	l->seek_known = true;
 }
 
@@ -226,8 +230,6 @@ static void cs_model_gain(struct cs_model *m, u64 now)
 	struct cs_model_learned *l = &m->l;
 	u64 shared_ns, shared_bytes, r0, r1, g;
 
-	if (now < m->epoch_end)
-		return;
 	shared_ns = cs_since(m->busy_ns, m->solo_ns);
 	shared_bytes = cs_since(m->busy_bytes, m->solo_sum);
 	if (m->solo_ns >= CS_MODEL_GAIN_MIN_NS &&
@@ -241,6 +243,7 @@ static void cs_model_gain(struct cs_model *m, u64 now)
 		l->gain_known = true;
 		l->parallel = l->gain > (l->parallel ? CS_MODEL_GAIN_OFF :
 						       CS_MODEL_GAIN_ON);
+		m->dirty = true;
 	}
 	m->busy_ns = 0;
 	m->busy_bytes = 0;
@@ -408,8 +411,9 @@ static void cs_model_ab_end_window(struct cs_model *m, u64 now)
  *	driver, so the mode makes a difference
  * @now: current time, ns
  *
- * Called at every dispatch and completion; cheap unless a window or an
- * epoch ends.
+ * Called at every dispatch and completion (contention is sampled there);
+ * cheap unless a window or an epoch ends or something the mode depends on
+ * changed.
  *
  * Return: true when the mode changed.
  */
@@ -426,9 +430,12 @@ bool cs_model_tick(struct cs_model *m, bool contended, u64 now)
 			m->ab_cont_ns += min(dt, now - m->ab_start);
 	}
 	m->contended = contended;
-	cs_model_gain(m, now);
+	if (now >= m->epoch_end)
+		cs_model_gain(m, now);
 
 	if (!cs_model_ab_applies(m)) {
+		if (m->ab == CS_AB_RUN)
+			m->dirty = true;
 		m->ab = CS_AB_HOLD;
 	} else if (m->ab == CS_AB_HOLD) {
 		if (contended && m->cont_total >= m->hold_until) {
@@ -438,12 +445,17 @@ bool cs_model_tick(struct cs_model *m, bool contended, u64 now)
 			m->ab_pairs = 0;
 			m->ab_win = 0;
 			cs_model_ab_window(m, m->ab_base, now);
+			m->dirty = true;
 		}
 	} else if (now >= m->ab_end) {
 		cs_model_ab_end_window(m, now);
+		m->dirty = true;
 	}
 
-	/* Also changes that samples made between the ticks. */
+	/* Most ticks change nothing: only look again when something did. */
+	if (!m->dirty)
+		return false;
+	m->dirty = false;
 	mode = cs_model_mode(m);
 	if (mode == m->shown)
 		return false;

@@ -153,6 +153,7 @@ struct cs_model_memory {
  * @last_tick: time of the last cs_model_tick(), ns
  * @contended: the caller said at the last tick that queues compete
  * @shown: the mode at the last tick
+ * @dirty: something the mode depends on changed since the last tick
  * @changed_at: when the mode last changed, ns
  * @changes: mode changes so far
  */
@@ -190,6 +191,7 @@ struct cs_model {
 	u64 last_tick;
 	bool contended;
 	enum cs_mode shown;
+	bool dirty;
 	u64 changed_at;
 	u32 changes;
 };

@@ -73,7 +73,7 @@ MUTANTS = [
      "cs_fix10_coop_guards"),
     ("model: idling by queue/rotational, not by the device model",
      "sched/core.c",
-     "in.idle_pays = cs_model_mode(&core->model) == CS_MODE_SERIAL;",
+     "in.idle_pays = core->mode == CS_MODE_SERIAL;",
      "in.idle_pays = true;",
      "cs_test_loop_serial_noseek"),
     ("model: no A/B measurement, an array stays SERIAL", "sched/model.c",
