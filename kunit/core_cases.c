@@ -474,7 +474,70 @@ static void cs_test_core_fallback(struct kunit *test)
 	kt_end(t, 0);
 }
 
+/*
+ * Issue 15: a metadata read (REQ_META) preempts a streaming queue of its
+ * class and goes before the other requests of its own queue.
+ */
+static void cs_test_core_meta_first(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *plain = kt_read(t, 1 << 24), *meta = kt_read(t, 1 << 25);
+	struct request *rq;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		kt_insert(t, kt_read(t, i * 128), a);
+	rq = kt_dispatch(t);
+	KUNIT_ASSERT_PTR_EQ(test, cs_rq_queue(rq), kt_q(a));
+	kt_done(t, rq);
+	kt_insert(t, plain, b);
+	KUNIT_EXPECT_EQ(test, t->core->stats.preempted, 0ULL);
+	meta->cmd_flags |= REQ_META;
+	kt_insert(t, meta, b);
+	KUNIT_EXPECT_EQ(test, t->core->stats.preempted, 1ULL);
+	/* b's metadata read first, though its plain read came before. */
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), meta);
+	kt_done(t, meta);
+	kt_end(t, 0);
+}
+
+/*
+ * Issue 15: on a spindle, while a reader is about, write-back gets one
+ * request in the driver; when the reader has been gone for two idle
+ * windows, the full quantum.
+ */
+static void cs_test_core_async_near(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *r = kt_ctx(t, 10);
+	struct request *rd = kt_read(t, 1 << 24), *out[8];
+	unsigned int i, n;
+
+	kt_insert(t, rd, r);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), rd);
+	kt_done(t, rd);
+	r->alive = false;
+	cs_core_ctx_exit(t->core, &r->ctx);
+	for (i = 0; i < 32; i++)
+		kt_insert(t, kt_rq(t, i * 256, 128, true, false), NULL);
+	for (n = 0; n < 8 && (out[n] = kt_dispatch(t)); n++)
+		;
+	KUNIT_EXPECT_EQ(test, n, 1U);
+	for (i = 0; i < n; i++)
+		kt_done(t, out[i]);
+	t->now += 20 * MS;
+	for (n = 0; n < 8 && (out[n] = kt_dispatch(t)); n++)
+		;
+	KUNIT_EXPECT_EQ(test, n, 8U);
+	for (i = 0; i < n; i++)
+		kt_done(t, out[i]);
+	kt_end(t, 0);
+}
+
 static struct kunit_case cs_core_cases[] = {
+	KUNIT_CASE(cs_test_core_meta_first),
+	KUNIT_CASE(cs_test_core_async_near),
 	KUNIT_CASE(cs_test_core_sector_order),
 	KUNIT_CASE(cs_test_core_serial_slice),
 	KUNIT_CASE(cs_test_core_idle_hit),

@@ -399,7 +399,28 @@ static void cs_test_fifo_expiry(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cs_fifo_expired(125 * MS, 500 * MS));
 }
 
+/* Issue 15: metadata reads preempt a queue of their class without any. */
+static void cs_test_preempt_meta(struct kunit *test)
+{
+	struct cs_preempt_input in = {
+		.new_class = CS_CLASS_BE, .new_sync = true, .new_meta = true,
+		.active_class = CS_CLASS_BE, .active_sync = true,
+	};
+
+	KUNIT_EXPECT_TRUE(test, cs_should_preempt(&in));
+	in.active_meta = true;
+	KUNIT_EXPECT_FALSE(test, cs_should_preempt(&in));
+	/* Not across classes the other way, and not for async requests. */
+	in.active_meta = false;
+	in.active_class = CS_CLASS_RT;
+	KUNIT_EXPECT_FALSE(test, cs_should_preempt(&in));
+	in.active_class = CS_CLASS_BE;
+	in.new_sync = false;
+	KUNIT_EXPECT_FALSE(test, cs_should_preempt(&in));
+}
+
 static struct kunit_case cs_order_cases[] = {
+	KUNIT_CASE(cs_test_preempt_meta),
 	KUNIT_CASE(cs_test_preempt_class),
 	KUNIT_CASE(cs_test_preempt_sync),
 	KUNIT_CASE(cs_test_fifo_expiry),
@@ -414,25 +435,33 @@ static struct kunit_suite cs_order_suite = {
 static void cs_test_async_dispatch(struct kunit *test)
 {
 	/* Async waits while sync requests are in the driver. */
-	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 1, U64_MAX,
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 1, false, U64_MAX,
 						    100 * MS, 0), 0U);
-	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, false, 1, U64_MAX,
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, false, 1, false, U64_MAX,
 						    100 * MS, 0), 0U);
 	/* No delayed sync, or low_latency off: the full quantum. */
-	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, U64_MAX,
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, false, U64_MAX,
 						    100 * MS, 3), 8U);
-	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, false, 0, 0,
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, false, 0, false, 0,
 						    100 * MS, 3), 8U);
 	/* Right after a delayed sync: one request, and only if none is out. */
-	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, 0,
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, false, 0,
 						    100 * MS, 0), 1U);
-	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, 0,
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, false, 0,
 						    100 * MS, 1), 0U);
 	/* One more per slice_sync since then. */
-	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, 350 * MS,
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, false, 350 * MS,
 						    100 * MS, 2), 3U);
-	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, 5000 * MS,
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, false, 5000 * MS,
 						    100 * MS, 2), 8U);
+	/* Issue 15: while readers are about, write-back gets one. */
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, true, U64_MAX,
+						    100 * MS, 0), 1U);
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, true, 0, true, U64_MAX,
+						    100 * MS, 1), 1U);
+	/* ... unless low_latency is off. */
+	KUNIT_EXPECT_EQ(test, cs_async_max_dispatch(8, false, 0, true, U64_MAX,
+						    100 * MS, 1), 8U);
 }
 
 static void cs_test_async_depth(struct kunit *test)

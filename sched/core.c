@@ -329,7 +329,7 @@ void cs_expire_active(struct cs_core *core)
 }
 
 static bool cs_should_preempt_active(struct cs_core *core,
-				     struct cs_queue *cq)
+				     struct cs_queue *cq, bool meta)
 {
 	struct cs_queue *active = core->active;
 	struct cs_preempt_input in;
@@ -338,8 +338,10 @@ static bool cs_should_preempt_active(struct cs_core *core,
 		return false;
 	in.new_class = cq->prio_class;
 	in.new_sync = cs_queue_sync(cq);
+	in.new_meta = meta;
 	in.active_class = active->prio_class;
 	in.active_sync = cs_queue_sync(active);
+	in.active_meta = active->meta_queued;
 	return cs_should_preempt(&in);
 }
 
@@ -387,6 +389,7 @@ static void cs_enqueue(struct cs_core *core, struct cs_queue *cq,
 	list_add_tail(&rq->queuelist, &cq->fifo);
 	cs_rq_move(rq, CS_RQ_QUEUED);
 	core->nr_queued++;
+	cq->meta_queued += !!(cs_rq_state(rq) & CS_RQ_META);
 	if (!cq->queued++) {
 		cs_busy_account(core, cq, 1);
 		if (core->active != cq)
@@ -405,6 +408,7 @@ static void cs_dequeue(struct cs_core *core, struct cs_queue *cq,
 	cs_sort_del(cq, rq);
 	cs_env_rq_unlisted(core, rq);
 	core->nr_queued--;
+	cq->meta_queued -= !!(cs_rq_state(rq) & CS_RQ_META);
 	cs_rq_move(rq, 0);
 	if (!--cq->queued) {
 		cs_busy_account(core, cq, -1);
@@ -527,7 +531,10 @@ static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
 
 	rq->fifo_time = cs_deadline(core, cq, now);
 	cs_rq_set_state(rq, (cs_queue_sync(cq) ? CS_RQ_SYNC : 0) |
-			CS_RQ_TIMED);
+			CS_RQ_TIMED |
+			(cs_queue_sync(cq) && (rq->cmd_flags &
+					       (REQ_META | REQ_PRIO)) ?
+			 CS_RQ_META : 0));
 	cs_enqueue(core, cq, rq);
 	cs_env_rq_listed(core, rq);
 
@@ -541,7 +548,8 @@ static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
 			core->stats.idle_hit++;
 			cs_log_q(core, cq, "idle hit");
 		}
-	} else if (cs_should_preempt_active(core, cq)) {
+	} else if (cs_should_preempt_active(core, cq,
+					    cs_rq_state(rq) & CS_RQ_META)) {
 		core->stats.preempted++;
 		cs_log_q(core, cq, "preempts cs%d%c%c", core->active->pid,
 			 cs_queue_sync(core->active) ? 'S' : 'A',
@@ -716,6 +724,13 @@ static struct request *cs_choose_request(struct cs_core *core,
 {
 	struct request *rq;
 
+	/* Metadata first: its reader waits for it before anything else. */
+	if (cq->meta_queued) {
+		list_for_each_entry(rq, &cq->fifo, queuelist)
+			if (cs_rq_state(rq) & CS_RQ_META)
+				return rq;
+	}
+
 	/* One expired request per slice, so deadlines cannot cause a seek storm. */
 	if (!(cq->flags & CSQ_FIFO_USED)) {
 		rq = list_first_entry_or_null(&cq->fifo, struct request,
@@ -741,6 +756,22 @@ static bool cs_parallel_mode(const struct cs_core *core)
 	return core->mode == CS_MODE_PARALLEL;
 }
 
+/*
+ * Readers are about: sync requests wait, or one completed within two idle
+ * windows (its reader is likely thinking about the next).
+ */
+static bool cs_sync_near(struct cs_core *core, u64 now)
+{
+	enum cs_prio_class c;
+
+	for (c = CS_CLASS_RT; c < CS_NR_CLASSES; c++)
+		if (core->nr_busy_sync[c])
+			return true;
+	return core->last_sync_done &&
+	       cs_since(now, core->last_sync_done) <
+	       2 * cs_tun(core, CS_T_SLICE_IDLE);
+}
+
 /* Requests the active queue may have in the driver at once. */
 static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
 				    u64 now)
@@ -758,6 +789,7 @@ static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
 		return cs_async_max_dispatch(quantum,
 					     cs_tun(core, CS_T_LOW_LATENCY),
 					     parallel ? 0 : core->in_driver[1],
+					     !parallel && cs_sync_near(core, now),
 					     since,
 					     cs_tun(core, CS_T_SLICE_SYNC),
 					     cq->dispatched);
@@ -883,6 +915,7 @@ static void cs_repair_queue(struct cs_core *core, struct cs_queue *cq)
 	core->nr_queued -= min(core->nr_queued, cq->queued);
 	cs_busy_account(core, cq, -1);
 	cq->queued = 0;
+	cq->meta_queued = 0;
 	cs_rr_del(core, cq);
 	cs_present(core, cq, before);
 	core->stats.repaired++;
@@ -1044,6 +1077,8 @@ static bool cs_request_done(struct cs_core *core, struct cs_queue *cq,
 	if ((state & (CS_RQ_SYNC | CS_RQ_TIMED)) ==
 	    (CS_RQ_SYNC | CS_RQ_TIMED) && now > rq->fifo_time)
 		core->last_delayed_sync = now;
+	if (state & CS_RQ_SYNC)
+		core->last_sync_done = now;
 	if (core->active != cq || cq->queued || cq->dispatched ||
 	    core->idling != CS_IDLE_NONE)
 		return false;

@@ -80,6 +80,7 @@ void cs_tunables_defaults(u64 *tun);
  * @sort: queued requests by start sector
  * @fifo: queued requests by deadline
  * @queued: requests in @sort
+ * @meta_queued: those of them that are sync metadata requests (CS_RQ_META)
  * @dispatched: requests of this queue owned by the driver
  * @rr: entry on the class's round robin while waiting for a slice
  * @slice_end: end of the current slice, ns; 0 until its first dispatch
@@ -107,6 +108,7 @@ struct cs_queue {
 	struct rb_root sort;
 	struct list_head fifo;
 	unsigned int queued;
+	unsigned int meta_queued;
 	unsigned int dispatched;
 	struct list_head rr;
 	u64 slice_end;
@@ -195,6 +197,7 @@ struct cs_stats {
  * @last_delayed_sync: when a sync request last completed after its
  *	deadline, ns (0: never)
  * @last_busy: when a non-IDLE request was last dispatched or completed, ns
+ * @last_sync_done: when a sync request last completed, ns
  * @stalled: the last dispatch found work it could not dispatch yet, so a
  *	completion that lifts the limit must run the queue
  * @keyed: process queues by process (group_by=process)
@@ -223,6 +226,7 @@ struct cs_core {
 	unsigned int in_driver[2];
 	u64 last_delayed_sync;
 	u64 last_busy;
+	u64 last_sync_done;
 	bool stalled;
 	DECLARE_HASHTABLE(keyed, 6);
 	enum cs_group_by group_by;

@@ -204,6 +204,8 @@ static void cs_merge_queues(struct cs_core *core, struct cs_queue *into,
 			cs_busy_account(core, into, 1);
 		into->queued += from->queued;
 		from->queued = 0;
+		into->meta_queued += from->meta_queued;
+		from->meta_queued = 0;
 	}
 	list_for_each_entry_safe(ctx, tmp, &from->members, member) {
 		list_move_tail(&ctx->member, &into->members);

@@ -254,7 +254,10 @@ u64 cs_idle_credit(bool merged, u64 slice_end, u64 now, u64 slice)
  * @in: the two queues
  *
  * A higher class preempts a lower one (any class preempts IDLE), and within
- * a class a sync queue preempts an async one.
+ * a class a sync queue preempts an async one, and a sync request for file
+ * system metadata (REQ_META, REQ_PRIO: directory blocks, inodes) preempts
+ * a queue that has none itself: a program waits for those before it can
+ * ask for anything else, as CFQ knew.
  *
  * Return: true to preempt.
  */
@@ -262,7 +265,9 @@ bool cs_should_preempt(const struct cs_preempt_input *in)
 {
 	if (in->new_class != in->active_class)
 		return in->new_class < in->active_class;
-	return in->new_sync && !in->active_sync;
+	if (in->new_sync && !in->active_sync)
+		return true;
+	return in->new_sync && in->new_meta && !in->active_meta;
 }
 
 /**
@@ -283,20 +288,24 @@ bool cs_fifo_expired(u64 deadline, u64 now)
  * @quantum: the quantum tunable
  * @low_latency: the low_latency tunable
  * @sync_in_driver: sync requests in the driver now
+ * @sync_near: sync requests are queued, or one completed so recently that
+ *	its reader is likely still thinking about the next
  * @since_delayed_sync: time since a sync request last completed after its
  *	deadline, ns (U64_MAX if never)
  * @slice_sync: the sync base slice, ns
  * @async_in_driver: requests of this async queue in the driver now
  *
- * Async requests wait while sync ones are in the driver.  With low_latency,
- * after sync requests were delayed, async depth grows back by one request
- * per slice_sync, so writeback cannot flood the disk right after reads
- * suffered.
+ * Async requests wait while sync ones are in the driver.  With
+ * low_latency, while readers are about (@sync_near) write-back gets one
+ * request in the driver, so that a read that comes finds at most one
+ * write ahead of it in the disk's queue; and after sync requests were
+ * delayed, async depth grows back by one request per slice_sync, so
+ * writeback cannot flood the disk right after reads suffered.
  *
  * Return: the limit, at most @quantum.
  */
 unsigned int cs_async_max_dispatch(unsigned int quantum, bool low_latency,
-				   unsigned int sync_in_driver,
+				   unsigned int sync_in_driver, bool sync_near,
 				   u64 since_delayed_sync, u64 slice_sync,
 				   unsigned int async_in_driver)
 {
@@ -309,6 +318,8 @@ unsigned int cs_async_max_dispatch(unsigned int quantum, bool low_latency,
 	depth = div64_u64(since_delayed_sync, slice_sync);
 	if (!depth && !async_in_driver)
 		depth = 1;
+	if (sync_near)
+		depth = min_t(u64, depth, 1);
 	return min_t(u64, depth, quantum);
 }
 

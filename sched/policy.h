@@ -92,14 +92,18 @@ struct cs_idle_input {
  *	queue that owns the disk
  * @new_class: class of the queue with the new request
  * @new_sync: that queue is sync
+ * @new_meta: the new request is file system metadata or marked REQ_PRIO
  * @active_class: class of the active queue
  * @active_sync: the active queue is sync
+ * @active_meta: the active queue has such requests queued itself
  */
 struct cs_preempt_input {
 	enum cs_prio_class new_class;
 	bool new_sync;
+	bool new_meta;
 	enum cs_prio_class active_class;
 	bool active_sync;
+	bool active_meta;
 };
 
 /* Time from @t to @now, 0 if @now is earlier (clocks of other CPUs). */
@@ -130,7 +134,7 @@ bool cs_should_preempt(const struct cs_preempt_input *in);
 
 bool cs_fifo_expired(u64 deadline, u64 now);
 unsigned int cs_async_max_dispatch(unsigned int quantum, bool low_latency,
-				   unsigned int sync_in_driver,
+				   unsigned int sync_in_driver, bool sync_near,
 				   u64 since_delayed_sync, u64 slice_sync,
 				   unsigned int async_in_driver);
 unsigned int cs_async_depth(unsigned int nr_requests, bool whole_bitmap,
