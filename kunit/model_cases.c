@@ -300,6 +300,35 @@ static void cs_test_model_ab_cache_hid_seeks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_SERIAL);
 }
 
+/*
+ * A disk remembered from an earlier selection: a measured mode holds
+ * before it is measured again; without a measurement in the memory (the
+ * disk only ever had one reader), the first contention measures at once.
+ */
+static void cs_test_model_memory(struct kunit *test)
+{
+	struct cs_model_memory mem = { .valid = true };
+	struct cs_model m;
+	u64 now = KM_SEC;
+
+	cs_model_init(&m, true, NULL, now);
+	mem.l = m.l;
+	cs_model_init(&m, true, &mem, now);
+	cs_model_tick(&m, true, now);
+	cs_model_tick(&m, true, now + MS);
+	KUNIT_EXPECT_EQ(test, m.ab, CS_AB_RUN);
+	mem.l.mode = CS_MODE_SERIAL;
+	mem.l.why = CS_WHY_AB;
+	mem.l.hold = 20ULL * KM_SEC;
+	cs_model_init(&m, true, &mem, now);
+	cs_model_tick(&m, true, now);
+	cs_model_tick(&m, true, now + 5 * KM_SEC);
+	KUNIT_EXPECT_EQ(test, m.ab, CS_AB_HOLD);
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&m), CS_MODE_SERIAL);
+	cs_model_tick(&m, true, now + 21 * KM_SEC);
+	KUNIT_EXPECT_EQ(test, m.ab, CS_AB_RUN);
+}
+
 /* The device_mode tunable wins; auto starts over from the prior. */
 static void cs_test_model_force(struct kunit *test)
 {
@@ -739,6 +768,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_ab_noseek_noise),
 	KUNIT_CASE(cs_test_model_ab_cache_hid_seeks),
 	KUNIT_CASE(cs_test_model_gain),
+	KUNIT_CASE(cs_test_model_memory),
 	KUNIT_CASE(cs_test_model_force),
 	KUNIT_CASE(cs_test_loop_serial_noseek),
 	KUNIT_CASE(cs_test_loop_spindle),

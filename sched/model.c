@@ -58,8 +58,12 @@ void cs_model_init(struct cs_model *m, bool rotational,
 	m->rotational = rotational;
 	if (mem && mem->valid) {
 		m->l = mem->l;
-		/* Measure again after the hold that was in force. */
-		m->hold_until = m->l.hold;
+		/*
+		 * A measured mode holds as it did; with none measured yet,
+		 * measure at the first contention.
+		 */
+		if (m->l.why == CS_WHY_AB || m->l.why == CS_WHY_AB_UNDECIDED)
+			m->hold_until = m->l.hold;
 	} else {
 		/*
 		 * Work-conserving until measured: most disks that say they
