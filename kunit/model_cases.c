@@ -163,13 +163,14 @@ static void km_ab_run(struct km_ab *ab)
 		/* MB/s over one ms. */
 		cs_model_complete(&m, div_u64(rate * 1000 * factor, 1000),
 				  now);
-		cs_model_tick(&m, true, now);
+		cs_model_tick(&m, 2, now);
 		if (m.ab == CS_AB_HOLD) {
 			ab->flips += cs_model_mode(&m) != last;
 			last = cs_model_mode(&m);
 		}
 		if (!ab->reached && m.ab == CS_AB_HOLD &&
-		    cs_model_mode(&m) == ab->want && m.l.why == CS_WHY_AB)
+		    cs_model_mode(&m) == ab->want &&
+		    cs_model_verdict(&m)->why == CS_WHY_AB)
 			ab->reached = div_u64(now - KM_SEC, MS);
 	}
 	ab->final = cs_model_mode(&m);
@@ -256,8 +257,8 @@ static void cs_test_model_gain(struct kunit *test)
 			now += MS;
 		}
 		now += 100 * 1000;
-		cs_model_tick(&ser, false, now);
-		cs_model_tick(&par, false, now);
+		cs_model_tick(&ser, 0, now);
+		cs_model_tick(&par, 0, now);
 	}
 	KUNIT_EXPECT_TRUE(test, ser.l.gain_known);
 	KUNIT_EXPECT_TRUE(test, par.l.gain_known);
@@ -314,19 +315,57 @@ static void cs_test_model_memory(struct kunit *test)
 	cs_model_init(&m, true, NULL, now);
 	mem.l = m.l;
 	cs_model_init(&m, true, &mem, now);
-	cs_model_tick(&m, true, now);
-	cs_model_tick(&m, true, now + MS);
+	cs_model_tick(&m, 2, now);
+	cs_model_tick(&m, 2, now + MS);
 	KUNIT_EXPECT_EQ(test, m.ab, CS_AB_RUN);
-	mem.l.mode = CS_MODE_SERIAL;
-	mem.l.why = CS_WHY_AB;
-	mem.l.hold = 20ULL * KM_SEC;
+	mem.l.v[0].mode = CS_MODE_SERIAL;
+	mem.l.v[0].why = CS_WHY_AB;
+	mem.l.v[0].hold = 20ULL * KM_SEC;
 	cs_model_init(&m, true, &mem, now);
-	cs_model_tick(&m, true, now);
-	cs_model_tick(&m, true, now + 5 * KM_SEC);
+	cs_model_tick(&m, 2, now);
+	cs_model_tick(&m, 2, now + 5 * KM_SEC);
 	KUNIT_EXPECT_EQ(test, m.ab, CS_AB_HOLD);
 	KUNIT_EXPECT_EQ(test, cs_model_mode(&m), CS_MODE_SERIAL);
-	cs_model_tick(&m, true, now + 21 * KM_SEC);
+	cs_model_tick(&m, 2, now + 21 * KM_SEC);
 	KUNIT_EXPECT_EQ(test, m.ab, CS_AB_RUN);
+}
+
+/*
+ * Which mode wins depends on how many queues compete (array8 in the VM:
+ * SERIAL with 2 readers, PARALLEL with 8): each contention level learns
+ * its own verdict, keeps it, and a level not measured yet starts from the
+ * nearest measured one.
+ */
+static void cs_test_model_levels(struct kunit *test)
+{
+	u64 now = KM_SEC, rate;
+	unsigned int present, phase, t;
+	struct cs_model m;
+
+	cs_model_init(&m, true, NULL, now);
+	m.l.seek_known = true;
+	m.l.seek_cost = true;
+	for (phase = 0; phase < 3; phase++) {
+		present = phase == 1 ? 8 : 2;
+		for (t = 0; t < 8000; t++, now += MS) {
+			/* 2 readers: SERIAL 60, PARALLEL 30; 8: 40 and 100. */
+			if (cs_model_mode(&m) == CS_MODE_SERIAL)
+				rate = present == 2 ? 60 : 40;
+			else
+				rate = present == 2 ? 30 : 100;
+			cs_model_complete(&m, rate * 1000, now);
+			cs_model_tick(&m, present, now);
+			/* A level not measured starts from its neighbour. */
+			if (phase == 1 && t == 400)
+				KUNIT_EXPECT_EQ(test, cs_model_why(&m),
+						CS_WHY_NEARBY);
+		}
+		KUNIT_EXPECT_EQ(test, cs_model_mode(&m),
+				present == 2 ? CS_MODE_SERIAL : CS_MODE_PARALLEL);
+		KUNIT_EXPECT_EQ(test, cs_model_why(&m), CS_WHY_AB);
+	}
+	KUNIT_EXPECT_EQ(test, m.l.v[0].mode, CS_MODE_SERIAL);
+	KUNIT_EXPECT_EQ(test, m.l.v[2].mode, CS_MODE_PARALLEL);
 }
 
 /* The device_mode tunable wins; auto starts over from the prior. */
@@ -723,13 +762,12 @@ static void cs_test_loop_array(struct kunit *test)
 	kl_finish(k);
 	kl_setup(test, k, &dev, 8, true);
 	ours = kl_loop(k, 10);
-	kunit_info(test, "array: fifo %llu ours %llu mode at %llu ms why %d pairs %u r0 %u\n",
-		   fifo, ours, k->mode_at / MS, k->t->core->model.l.why,
-		   k->t->core->model.ab_pairs, k->t->core->model.ab_ratios[0]);
+	kunit_info(test, "array: fifo %llu ours %llu, mode at %llu ms\n",
+		   fifo, ours, k->mode_at / MS);
 	KUNIT_EXPECT_GE(test, ours * 10, fifo * 9);
 	KUNIT_EXPECT_EQ(test, cs_model_mode(&k->t->core->model),
 			CS_MODE_PARALLEL);
-	KUNIT_EXPECT_EQ(test, k->t->core->model.l.why, CS_WHY_AB);
+	KUNIT_EXPECT_EQ(test, cs_model_why(&k->t->core->model), CS_WHY_AB);
 	KUNIT_EXPECT_LE(test, k->mode_at, 4000 * MS);
 	kl_finish(k);
 }
@@ -769,6 +807,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_ab_cache_hid_seeks),
 	KUNIT_CASE(cs_test_model_gain),
 	KUNIT_CASE(cs_test_model_memory),
+	KUNIT_CASE(cs_test_model_levels),
 	KUNIT_CASE(cs_test_model_force),
 	KUNIT_CASE(cs_test_loop_serial_noseek),
 	KUNIT_CASE(cs_test_loop_spindle),

@@ -981,18 +981,12 @@ static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 	return rq;
 }
 
-/* Two present sync queues: the device model's mode makes a difference. */
-static bool cs_contended(const struct cs_core *core)
-{
-	return core->nr_present_sync >= 2;
-}
-
 /* Let the model's time pass; act on a change of mode. */
 static void cs_model_step(struct cs_core *core, u64 now)
 {
 	struct cs_model *m = &core->model;
 
-	if (!cs_model_tick(m, cs_contended(core), now))
+	if (!cs_model_tick(m, core->nr_present_sync, now))
 		return;
 	core->mode = cs_model_mode(m);
 	cs_log(core, "mode %s (%s) seek %llu us gain %u/1024",

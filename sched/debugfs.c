@@ -178,14 +178,20 @@ static int cs_model_show(struct seq_file *m, void *unused)
 	seq_printf(m, "gain_per_1024 %u\n", l->gain);
 	seq_printf(m, "parallel %d\n", cs_model_parallel(md));
 	seq_printf(m, "ab %s\n", md->ab == CS_AB_RUN ? "measuring" : "holding");
-	seq_printf(m, "ab_ratio_per_1024 %u\n", l->ab_ratio);
+	seq_printf(m, "level %u\n", md->level);
+	seq_printf(m, "present_avg_per_1024 %u\n", md->present_avg);
+	seq_printf(m, "ab_ratio_per_1024 %u\n", cs_model_verdict(md)->ab_ratio);
 	seq_puts(m, "ab_pairs");
 	for (i = 0; i < md->ab_pairs && i < CS_AB_MAX_PAIRS; i++)
 		seq_printf(m, " %u", md->ab_ratios[i]);
 	seq_puts(m, "\n");
-	seq_printf(m, "hold_ms %llu\n", div_u64(l->hold, NSEC_PER_MSEC));
-	seq_printf(m, "contended_ms %llu\n",
-		   div_u64(md->cont_total, NSEC_PER_MSEC));
+	/* Per contention level: 2, 3-4, 5-8, 9+ present sync queues. */
+	for (i = 0; i < CS_MODEL_LEVELS; i++)
+		seq_printf(m, "level%u %s %s ratio_per_1024 %u hold_ms %llu contended_ms %llu\n",
+			   i, l->v[i].mode == CS_MODE_SERIAL ? "serial" : "parallel",
+			   cs_model_why_name(l->v[i].why), l->v[i].ab_ratio,
+			   div_u64(l->v[i].hold, NSEC_PER_MSEC),
+			   div_u64(md->cont[i], NSEC_PER_MSEC));
 	seq_printf(m, "changes %u\n", md->changes);
 	seq_printf(m, "changed_ms_ago %llu\n",
 		   div_u64(now > md->changed_at ? now - md->changed_at : 0,

@@ -54,26 +54,31 @@ static enum cs_mode cs_other_mode(enum cs_mode mode)
 void cs_model_init(struct cs_model *m, bool rotational,
 		   const struct cs_model_memory *mem, u64 now)
 {
+	unsigned int i;
+
 	memset(m, 0, sizeof(*m));
 	m->rotational = rotational;
 	if (mem && mem->valid) {
 		m->l = mem->l;
 		/*
-		 * A measured mode holds as it did; with none measured yet,
-		 * measure at the first contention.
+		 * A measured verdict holds as it did; a level not measured
+		 * yet is measured at its first contention.
 		 */
-		if (m->l.why == CS_WHY_AB || m->l.why == CS_WHY_AB_UNDECIDED)
-			m->hold_until = m->l.hold;
+		for (i = 0; i < CS_MODEL_LEVELS; i++)
+			if (m->l.v[i].why != CS_WHY_PRIOR)
+				m->hold_until[i] = m->l.v[i].hold;
 	} else {
 		/*
 		 * Work-conserving until measured: most disks that say they
 		 * rotate today are virtual disks and arrays, and a spindle
 		 * shows within a second what idling brings it.
 		 */
-		m->l.mode = CS_MODE_PARALLEL;
-		m->l.why = CS_WHY_PRIOR;
+		for (i = 0; i < CS_MODEL_LEVELS; i++) {
+			m->l.v[i].mode = CS_MODE_PARALLEL;
+			m->l.v[i].why = CS_WHY_PRIOR;
+			m->l.v[i].hold = CS_AB_HOLD_MIN_NS;
+		}
 		m->l.parallel = !rotational;
-		m->l.hold = CS_AB_HOLD_MIN_NS;
 	}
 	m->force = CS_FORCE_AUTO;
 	m->ab = CS_AB_HOLD;
@@ -119,6 +124,38 @@ void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now)
 void cs_model_set_tags(struct cs_model *m, unsigned int tags)
 {
 	m->one_tag = tags == 1;
+}
+
+/* Move @avg towards @val by the share of 100 ms that @dt is. */
+static unsigned int cs_model_smooth(unsigned int avg, unsigned int val,
+				    u64 dt)
+{
+	const u64 tau = 100 * NSEC_PER_MSEC;
+	u64 w = min(dt, tau);
+
+	if (val >= avg)
+		return avg + (unsigned int)div64_u64((u64)(val - avg) * w, tau);
+	return avg - (unsigned int)div64_u64((u64)(avg - val) * w, tau);
+}
+
+/*
+ * The level of a smoothed count of present queues (/1024): 2, 3-4, 5-8,
+ * 9+; a boundary is crossed only half a queue beyond it.
+ */
+static unsigned int cs_model_level(unsigned int avg, unsigned int cur)
+{
+	static const unsigned int upper[CS_MODEL_LEVELS - 1] = {
+		2560, 4608, 8704,	/* 2.5, 4.5, 8.5 queues */
+	};
+	unsigned int level = 0;
+
+	while (level < CS_MODEL_LEVELS - 1 && avg > upper[level])
+		level++;
+	if (level > cur && avg < upper[level - 1] + 512)
+		level--;
+	else if (level < cur && avg + 512 > upper[level])
+		level++;
+	return level;
 }
 
 /* Fold time since the last event into the busy time. */
@@ -270,14 +307,54 @@ static bool cs_model_ab_applies(const struct cs_model *m)
 	return m->rotational || (m->l.seek_known && m->l.seek_cost);
 }
 
+/* The verdict of the contention level now. */
+static struct cs_model_verdict *cs_model_cur(struct cs_model *m)
+{
+	return &m->l.v[m->level];
+}
+
+/**
+ * cs_model_verdict() - the verdict of the contention level now
+ * @m: the model
+ *
+ * Return: the verdict.
+ */
+const struct cs_model_verdict *cs_model_verdict(const struct cs_model *m)
+{
+	return &m->l.v[m->level];
+}
+
+/* The nearest level measured, or NULL. */
+static const struct cs_model_verdict *cs_model_nearby(const struct cs_model *m)
+{
+	int d, i;
+
+	for (d = 1; d < CS_MODEL_LEVELS; d++) {
+		i = (int)m->level - d;
+		if (i >= 0 && m->l.v[i].why == CS_WHY_AB)
+			return &m->l.v[i];
+		i = m->level + d;
+		if (i < CS_MODEL_LEVELS && m->l.v[i].why == CS_WHY_AB)
+			return &m->l.v[i];
+	}
+	return NULL;
+}
+
 /* The mode without a measurement in progress. */
 static enum cs_mode cs_model_settled(const struct cs_model *m)
 {
-	if (m->l.why == CS_WHY_AB)
-		return m->l.mode;
+	const struct cs_model_verdict *v = cs_model_verdict(m), *near;
+
+	if (v->why == CS_WHY_AB)
+		return v->mode;
 	if (m->l.seek_known && !m->l.seek_cost)
 		return CS_MODE_PARALLEL;
-	return m->l.mode;
+	if (v->why == CS_WHY_PRIOR) {
+		near = cs_model_nearby(m);
+		if (near)
+			return near->mode;
+	}
+	return v->mode;
 }
 
 static void cs_model_ab_window(struct cs_model *m, enum cs_mode mode, u64 now)
@@ -292,7 +369,7 @@ static void cs_model_ab_window(struct cs_model *m, enum cs_mode mode, u64 now)
 static void cs_model_ab_hold(struct cs_model *m, u64 hold)
 {
 	m->ab = CS_AB_HOLD;
-	m->hold_until = m->cont_total + hold;
+	m->hold_until[m->level] = m->cont[m->level] + hold;
 }
 
 /* Median of the first @n ratios (sorted in a copy). */
@@ -334,7 +411,7 @@ static bool cs_ab_clear(const u32 *r, unsigned int n, unsigned int k,
 /* After a pair: decide, go on measuring, or give up. */
 static void cs_model_ab_judge(struct cs_model *m)
 {
-	struct cs_model_learned *l = &m->l;
+	struct cs_model_verdict *l = cs_model_cur(m);
 	/*
 	 * Where distance was seen to cost nothing, SERIAL has to win by the
 	 * wide gap in the median of all pairs: a noisy virtual disk must not
@@ -411,8 +488,9 @@ static void cs_model_ab_end_window(struct cs_model *m, u64 now)
 /**
  * cs_model_tick() - let time pass in the model
  * @m: the model
- * @contended: two or more sync queues have requests queued or in the
- *	driver, so the mode makes a difference
+ * @present: sync queues with requests queued or in the driver; with two
+ *	or more the mode makes a difference, and how many sets the
+ *	contention level
  * @now: current time, ns
  *
  * Called at every dispatch and completion (contention is sampled there);
@@ -421,15 +499,17 @@ static void cs_model_ab_end_window(struct cs_model *m, u64 now)
  *
  * Return: true when the mode changed.
  */
-bool cs_model_tick(struct cs_model *m, bool contended, u64 now)
+bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
 {
 	u64 dt = cs_since(now, m->last_tick);
+	bool contended = present >= 2;
+	unsigned int level;
 	enum cs_mode mode;
 
 	/* The time since the last tick passed in the state seen then. */
 	m->last_tick = max(now, m->last_tick);
 	if (m->contended) {
-		m->cont_total += dt;
+		m->cont[m->level] += dt;
 		if (m->ab == CS_AB_RUN && now > m->ab_start)
 			m->ab_cont_ns += min(dt, now - m->ab_start);
 	}
@@ -437,12 +517,29 @@ bool cs_model_tick(struct cs_model *m, bool contended, u64 now)
 	if (now >= m->epoch_end)
 		cs_model_gain(m, now);
 
+	/*
+	 * The contention level: the count of present queues smoothed over
+	 * about 100 ms (ticks come at every dispatch and completion, and a
+	 * thinking reader is briefly not present), with half a queue of
+	 * hysteresis at each boundary.
+	 */
+	m->present_avg = cs_model_smooth(m->present_avg,
+					 min(present, 64U) * 1024, dt);
+	level = cs_model_level(m->present_avg, m->level);
+	if (level != m->level) {
+		/* A measurement of one level says nothing of another. */
+		if (m->ab == CS_AB_RUN)
+			cs_model_ab_hold(m, 0);
+		m->level = level;
+		m->dirty = true;
+	}
+
 	if (!cs_model_ab_applies(m)) {
 		if (m->ab == CS_AB_RUN)
 			m->dirty = true;
 		m->ab = CS_AB_HOLD;
 	} else if (m->ab == CS_AB_HOLD) {
-		if (contended && m->cont_total >= m->hold_until) {
+		if (contended && m->cont[m->level] >= m->hold_until[m->level]) {
 			m->ab_base = cs_model_settled(m);
 			m->ab_strong = m->l.seek_known && !m->l.seek_cost;
 			m->ab = CS_AB_RUN;
@@ -499,13 +596,17 @@ enum cs_mode cs_model_mode(const struct cs_model *m)
  */
 enum cs_mode_why cs_model_why(const struct cs_model *m)
 {
+	const struct cs_model_verdict *v = cs_model_verdict(m);
+
 	if (m->force != CS_FORCE_AUTO)
 		return CS_WHY_FORCED;
-	if (m->l.why == CS_WHY_AB)
+	if (v->why == CS_WHY_AB)
 		return CS_WHY_AB;
 	if (m->l.seek_known && !m->l.seek_cost)
 		return CS_WHY_NO_SEEK_COST;
-	return m->l.why;
+	if (v->why == CS_WHY_PRIOR && cs_model_nearby(m))
+		return CS_WHY_NEARBY;
+	return v->why;
 }
 
 /**
@@ -565,6 +666,7 @@ const char *cs_model_why_name(enum cs_mode_why why)
 		[CS_WHY_NO_SEEK_COST] = "no-seek-cost",
 		[CS_WHY_AB] = "measured",
 		[CS_WHY_AB_UNDECIDED] = "undecided",
+		[CS_WHY_NEARBY] = "measured-nearby",
 		[CS_WHY_FORCED] = "forced",
 	};
 

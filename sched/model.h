@@ -36,6 +36,7 @@ enum cs_mode_why {
 	CS_WHY_NO_SEEK_COST,	/* distance costs the disk no time */
 	CS_WHY_AB,		/* measured: the mode delivered more */
 	CS_WHY_AB_UNDECIDED,	/* measured, no clear winner: kept */
+	CS_WHY_NEARBY,		/* measured at a neighbouring contention level */
 	CS_WHY_FORCED,		/* the device_mode tunable */
 };
 
@@ -69,6 +70,28 @@ enum cs_ab_state {
 #define CS_AB_HOLD_MAX_NS	(80ULL * NSEC_PER_SEC)
 #define CS_AB_CONTENDED_MIN	768	/* /1024 of a window contended */
 
+/*
+ * Contention levels: which mode delivers more depends on how many sync
+ * queues compete (array8 in the VM: SERIAL with 2 readers, PARALLEL with
+ * 8), so each level gets a verdict of its own.  Levels: 2, 3-4, 5-8, 9 or
+ * more present sync queues (smoothed).
+ */
+#define CS_MODEL_LEVELS	4
+
+/**
+ * struct cs_model_verdict - what was measured at one contention level
+ * @mode: the mode that won
+ * @why: CS_WHY_AB, CS_WHY_AB_UNDECIDED, or CS_WHY_PRIOR (not measured)
+ * @ab_ratio: last measured PARALLEL over SERIAL throughput, /1024
+ * @hold: contended time the verdict holds before it is measured again, ns
+ */
+struct cs_model_verdict {
+	enum cs_mode mode;
+	enum cs_mode_why why;
+	u32 ab_ratio;
+	u64 hold;
+};
+
 /**
  * struct cs_model_learned - what the model has learned about a disk; kept
  *	across scheduler switches on the same disk
@@ -84,11 +107,7 @@ enum cs_ab_state {
  *	others, over that of requests served alone, /1024
  * @gain_known: @gain rests on enough busy time at both depths
  * @parallel: the disk serves requests in parallel (@gain, with hysteresis)
- * @mode: the learned mode
- * @why: why it is in @mode
- * @ab_ratio: last measured PARALLEL over SERIAL throughput, /1024 (0: none)
- * @hold: contended time the current decision holds before it is
- *	measured again, ns
+ * @v: the verdict of each contention level
  */
 struct cs_model_learned {
 	u64 near_excess;
@@ -101,10 +120,7 @@ struct cs_model_learned {
 	u32 gain;
 	bool gain_known;
 	bool parallel;
-	enum cs_mode mode;
-	enum cs_mode_why why;
-	u32 ab_ratio;
-	u64 hold;
+	struct cs_model_verdict v[CS_MODEL_LEVELS];
 };
 
 /**
@@ -148,8 +164,10 @@ struct cs_model_memory {
  * @ab_tput: throughput of this pair's windows, [SERIAL] and [PARALLEL],
  *	bytes per ms
  * @ab_ratios: ratios of this run's pairs, /1024
- * @cont_total: contended time seen so far, ns
- * @hold_until: @cont_total at which to measure again
+ * @level: the contention level now (its verdict applies)
+ * @present_avg: smoothed count of present sync queues, /1024
+ * @cont: per level, contended time seen so far, ns
+ * @hold_until: per level, @cont at which to measure again
  * @last_tick: time of the last cs_model_tick(), ns
  * @contended: the caller said at the last tick that queues compete
  * @shown: the mode at the last tick
@@ -186,8 +204,10 @@ struct cs_model {
 	u64 ab_cont_ns;
 	u64 ab_tput[2];
 	u32 ab_ratios[CS_AB_MAX_PAIRS];
-	u64 cont_total;
-	u64 hold_until;
+	unsigned int level;
+	unsigned int present_avg;
+	u64 cont[CS_MODEL_LEVELS];
+	u64 hold_until[CS_MODEL_LEVELS];
 	u64 last_tick;
 	bool contended;
 	enum cs_mode shown;
@@ -202,9 +222,10 @@ void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now);
 void cs_model_set_tags(struct cs_model *m, unsigned int tags);
 void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now);
 void cs_model_complete(struct cs_model *m, u32 bytes, u64 now);
-bool cs_model_tick(struct cs_model *m, bool contended, u64 now);
+bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now);
 enum cs_mode cs_model_mode(const struct cs_model *m);
 enum cs_mode_why cs_model_why(const struct cs_model *m);
+const struct cs_model_verdict *cs_model_verdict(const struct cs_model *m);
 bool cs_model_parallel(const struct cs_model *m);
 bool cs_model_seek_cost(const struct cs_model *m);
 u64 cs_model_seek_ns(const struct cs_model *m);

@@ -436,15 +436,15 @@ int main(int argc, char **argv)
 		       (unsigned long long)(m->l.near_excess / 1000), m->l.near_n,
 		       (unsigned long long)(m->l.far_excess / 1000), m->l.far_n,
 		       (unsigned long long)m->l.best_ps);
-		printf("# contended %llu ms, hold until %llu ms, ab state %d pairs %u present %u\n",
-		       (unsigned long long)(m->cont_total / 1000000),
-		       (unsigned long long)(m->hold_until / 1000000), m->ab,
-		       m->ab_pairs, env.core.nr_present_sync);
+		printf("# level %u busy %llu ms, hold to %llu ms, ab %d pairs %u present %u\n",
+		       m->level, (unsigned long long)(m->cont[m->level] / 1000000),
+		       (unsigned long long)(m->hold_until[m->level] / 1000000),
+		       m->ab, m->ab_pairs, env.core.nr_present_sync);
 		printf("# mode %s (%s) seek %llu us gain %u ab %u changes %u\n",
 		       cs_model_mode(m) == CS_MODE_SERIAL ? "serial" : "parallel",
 		       cs_model_why_name(cs_model_why(m)),
 		       (unsigned long long)(cs_model_seek_ns(m) / 1000),
-		       m->l.gain, m->l.ab_ratio, m->changes);
+		       m->l.gain, cs_model_verdict(m)->ab_ratio, m->changes);
 		printf("# slices %llu idle armed %llu hit %llu expired %llu",
 		       (unsigned long long)st->slices,
 		       (unsigned long long)st->idle_armed,
