@@ -368,6 +368,39 @@ static void cs_test_model_levels(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.l.v[2].mode, CS_MODE_PARALLEL);
 }
 
+/*
+ * The contention level is steady: the smoothed count reaches the count
+ * when ticks come 50 us apart (a fast disk), and a measurement keeps its
+ * level while its own windows move the count across one boundary (queues
+ * wait in SERIAL windows: six present; two in PARALLEL ones).
+ */
+static void cs_test_model_level_steady(struct kunit *test)
+{
+	u64 now = KM_SEC, end, rate;
+	unsigned int t, present;
+	struct cs_model m;
+
+	cs_model_init(&m, true, NULL, now);
+	for (t = 0; t < 20000; t++, now += 50 * 1000)
+		cs_model_tick(&m, 4, now);
+	KUNIT_EXPECT_GE(test, m.present_avg, 4 * 1024 - 64);
+	KUNIT_EXPECT_EQ(test, m.level, 1U);
+
+	cs_model_init(&m, true, NULL, now);
+	m.l.seek_known = true;
+	m.l.seek_cost = true;
+	for (end = now + 5 * KM_SEC; now < end; now += MS) {
+		present = cs_model_mode(&m) == CS_MODE_SERIAL ? 6 : 2;
+		rate = present == 6 ? 50 : 100;
+		cs_model_complete(&m, rate * 1000, now);
+		cs_model_tick(&m, present, now);
+		if (m.ab == CS_AB_HOLD && cs_model_why(&m) == CS_WHY_AB)
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, cs_model_why(&m), CS_WHY_AB);
+	KUNIT_EXPECT_EQ(test, cs_model_mode(&m), CS_MODE_PARALLEL);
+}
+
 /* The device_mode tunable wins; auto starts over from the prior. */
 static void cs_test_model_force(struct kunit *test)
 {
@@ -808,6 +841,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_gain),
 	KUNIT_CASE(cs_test_model_memory),
 	KUNIT_CASE(cs_test_model_levels),
+	KUNIT_CASE(cs_test_model_level_steady),
 	KUNIT_CASE(cs_test_model_force),
 	KUNIT_CASE(cs_test_loop_serial_noseek),
 	KUNIT_CASE(cs_test_loop_spindle),

@@ -126,7 +126,11 @@ void cs_model_set_tags(struct cs_model *m, unsigned int tags)
 	m->one_tag = tags == 1;
 }
 
-/* Move @avg towards @val by the share of 100 ms that @dt is. */
+/*
+ * Move @avg towards @val by the share of 100 ms that @dt is.  The step is
+ * rounded up: ticks come microseconds apart on a fast disk, and a step
+ * rounded down would leave the average stuck short of the count.
+ */
 static unsigned int cs_model_smooth(unsigned int avg, unsigned int val,
 				    u64 dt)
 {
@@ -134,8 +138,10 @@ static unsigned int cs_model_smooth(unsigned int avg, unsigned int val,
 	u64 w = min(dt, tau);
 
 	if (val >= avg)
-		return avg + (unsigned int)div64_u64((u64)(val - avg) * w, tau);
-	return avg - (unsigned int)div64_u64((u64)(avg - val) * w, tau);
+		return avg + (unsigned int)div64_u64((u64)(val - avg) * w +
+						     tau - 1, tau);
+	return avg - (unsigned int)div64_u64((u64)(avg - val) * w + tau - 1,
+					     tau);
 }
 
 /*
@@ -526,10 +532,27 @@ bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
 	m->present_avg = cs_model_smooth(m->present_avg,
 					 min(present, 64U) * 1024, dt);
 	level = cs_model_level(m->present_avg, m->level);
+	/*
+	 * A run's own windows move the count (queues wait in SERIAL ones and
+	 * finish quickly in PARALLEL ones, two windows running in the same
+	 * mode at a time), so a run keeps its level until the count has
+	 * stayed at the next one for longer than that, or reached one
+	 * further away.
+	 */
+	if (level == m->level) {
+		m->level_away = 0;
+	} else if (m->ab == CS_AB_RUN && level + 1 >= m->level &&
+		   level <= m->level + 1) {
+		if (!m->level_away)
+			m->level_away = max(now, 1ULL);
+		if (now - m->level_away < CS_MODEL_LEVEL_AWAY_NS)
+			level = m->level;
+	}
 	if (level != m->level) {
 		/* A measurement of one level says nothing of another. */
 		if (m->ab == CS_AB_RUN)
 			cs_model_ab_hold(m, 0);
+		m->level_away = 0;
 		m->level = level;
 		m->dirty = true;
 	}

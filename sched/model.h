@@ -69,6 +69,8 @@ enum cs_ab_state {
 #define CS_AB_HOLD_MIN_NS	(10ULL * NSEC_PER_SEC)
 #define CS_AB_HOLD_MAX_NS	(80ULL * NSEC_PER_SEC)
 #define CS_AB_CONTENDED_MIN	768	/* /1024 of a window contended */
+/* A run's level changes after this long at another (four windows). */
+#define CS_MODEL_LEVEL_AWAY_NS	(4 * (CS_AB_WIN_NS + CS_AB_SETTLE_NS))
 
 /*
  * Contention levels: which mode delivers more depends on how many sync
@@ -166,6 +168,7 @@ struct cs_model_memory {
  * @ab_ratios: ratios of this run's pairs, /1024
  * @level: the contention level now (its verdict applies)
  * @present_avg: smoothed count of present sync queues, /1024
+ * @level_away: when the count left @level during a run, ns (0: it did not)
  * @cont: per level, contended time seen so far, ns
  * @hold_until: per level, @cont at which to measure again
  * @last_tick: time of the last cs_model_tick(), ns
@@ -206,6 +209,7 @@ struct cs_model {
 	u32 ab_ratios[CS_AB_MAX_PAIRS];
 	unsigned int level;
 	unsigned int present_avg;
+	u64 level_away;
 	u64 cont[CS_MODEL_LEVELS];
 	u64 hold_until[CS_MODEL_LEVELS];
 	u64 last_tick;
