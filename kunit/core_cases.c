@@ -20,7 +20,8 @@ struct kt {
 	unsigned int nr_ctx;
 };
 
-static struct kt *kt_new(struct kunit *test, enum cs_mode_force mode)
+static struct kt *kt_new_disk(struct kunit *test, enum cs_mode_force mode,
+			      bool rotational)
 {
 	struct kt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	u64 tun[CS_NR_TUNABLES];
@@ -33,8 +34,13 @@ static struct kt *kt_new(struct kunit *test, enum cs_mode_force mode)
 	t->now = 1000 * MS;
 	cs_tunables_defaults(tun);
 	tun[CS_T_DEVICE_MODE] = mode;
-	cs_core_init(t->core, tun, true, NULL, t->now);
+	cs_core_init(t->core, tun, rotational, NULL, t->now);
 	return t;
+}
+
+static struct kt *kt_new(struct kunit *test, enum cs_mode_force mode)
+{
+	return kt_new_disk(test, mode, true);
 }
 
 static struct cs_kctx *kt_ctx(struct kt *t, pid_t tgid)
@@ -535,6 +541,41 @@ static void cs_test_core_async_near(struct kunit *test)
 	kt_end(t, 0);
 }
 
+/*
+ * A disk that says it does not rotate is parallel without measuring: the
+ * model is not fed (it would cost a fast disk CPU per request), while the
+ * same requests on a disk that says it rotates are measured.
+ */
+static void cs_test_core_nonrot_unmeasured(struct kunit *test)
+{
+	struct kt *t;
+	struct cs_kctx *c;
+	struct request *rq;
+	unsigned int i, rot;
+
+	for (rot = 0; rot < 2; rot++) {
+		t = kt_new_disk(test, CS_FORCE_AUTO, rot);
+		c = kt_ctx(t, 100);
+		for (i = 0; i < 40; i++) {
+			/* Every other request far from the one before. */
+			kt_insert(t, kt_read(t, (i & 1) * (1ULL << 30) +
+					     i * 128), c);
+			rq = kt_dispatch(t);
+			KUNIT_ASSERT_NOT_NULL(test, rq);
+			kt_wait(t, (i & 1 ? 9 : 1) * MS);
+			kt_done(t, rq);
+		}
+		KUNIT_EXPECT_EQ(test, t->core->model.l.near_n == 0, !rot);
+		KUNIT_EXPECT_EQ(test, t->core->model.l.far_n == 0, !rot);
+		if (!rot) {
+			KUNIT_EXPECT_EQ(test, t->core->mode, CS_MODE_PARALLEL);
+			KUNIT_EXPECT_EQ(test, cs_model_why(&t->core->model),
+					CS_WHY_PRIOR);
+		}
+		kt_end(t, 0);
+	}
+}
+
 static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_meta_first),
 	KUNIT_CASE(cs_test_core_async_near),
@@ -550,6 +591,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_parallel_no_idle),
 	KUNIT_CASE(cs_test_core_preempt),
 	KUNIT_CASE(cs_test_core_fallback),
+	KUNIT_CASE(cs_test_core_nonrot_unmeasured),
 	{}
 };
 

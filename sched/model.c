@@ -127,9 +127,8 @@ void cs_model_set_tags(struct cs_model *m, unsigned int tags)
 }
 
 /*
- * Move @avg towards @val by the share of 100 ms that @dt is.  The step is
- * rounded up: ticks come microseconds apart on a fast disk, and a step
- * rounded down would leave the average stuck short of the count.
+ * Move @avg towards @val by the share of 100 ms that @dt is, the step
+ * rounded up so that the average reaches the count.
  */
 static unsigned int cs_model_smooth(unsigned int avg, unsigned int val,
 				    u64 dt)
@@ -491,46 +490,15 @@ static void cs_model_ab_end_window(struct cs_model *m, u64 now)
 	cs_model_ab_window(m, next, now);
 }
 
-/**
- * cs_model_tick() - let time pass in the model
- * @m: the model
- * @present: sync queues with requests queued or in the driver; with two
- *	or more the mode makes a difference, and how many sets the
- *	contention level
- * @now: current time, ns
- *
- * Called at every dispatch and completion (contention is sampled there);
- * cheap unless a window or an epoch ends or something the mode depends on
- * changed.
- *
- * Return: true when the mode changed.
- */
-bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
+/* Fold the integrated count of present queues in; move the level. */
+static void cs_model_fold(struct cs_model *m, u64 now)
 {
-	u64 dt = cs_since(now, m->last_tick);
-	bool contended = present >= 2;
-	unsigned int level;
-	enum cs_mode mode;
+	unsigned int level, val;
 
-	/* The time since the last tick passed in the state seen then. */
-	m->last_tick = max(now, m->last_tick);
-	if (m->contended) {
-		m->cont[m->level] += dt;
-		if (m->ab == CS_AB_RUN && now > m->ab_start)
-			m->ab_cont_ns += min(dt, now - m->ab_start);
-	}
-	m->contended = contended;
-	if (now >= m->epoch_end)
-		cs_model_gain(m, now);
-
-	/*
-	 * The contention level: the count of present queues smoothed over
-	 * about 100 ms (ticks come at every dispatch and completion, and a
-	 * thinking reader is briefly not present), with half a queue of
-	 * hysteresis at each boundary.
-	 */
-	m->present_avg = cs_model_smooth(m->present_avg,
-					 min(present, 64U) * 1024, dt);
+	val = (unsigned int)div64_u64(m->present_sum * 1024, m->present_span);
+	m->present_avg = cs_model_smooth(m->present_avg, val, m->present_span);
+	m->present_sum = 0;
+	m->present_span = 0;
 	level = cs_model_level(m->present_avg, m->level);
 	/*
 	 * A run's own windows move the count (queues wait in SERIAL ones and
@@ -556,6 +524,53 @@ bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
 		m->level = level;
 		m->dirty = true;
 	}
+}
+
+/**
+ * cs_model_tick() - let time pass in the model
+ * @m: the model
+ * @present: sync queues with requests queued or in the driver; with two
+ *	or more the mode makes a difference, and how many sets the
+ *	contention level
+ * @now: current time, ns
+ *
+ * Called at every dispatch and completion (contention is sampled there);
+ * cheap unless a window or an epoch ends or something the mode depends on
+ * changed.
+ *
+ * Return: true when the mode changed.
+ */
+bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
+{
+	u64 dt = cs_since(now, m->last_tick);
+	bool contended = present >= 2;
+	enum cs_mode mode;
+
+	/* The time since the last tick passed in the state seen then. */
+	m->last_tick = max(now, m->last_tick);
+	if (m->contended) {
+		m->cont[m->level] += dt;
+		if (m->ab == CS_AB_RUN && now > m->ab_start)
+			m->ab_cont_ns += min(dt, now - m->ab_start);
+	}
+	m->contended = contended;
+	if (now >= m->epoch_end)
+		cs_model_gain(m, now);
+
+	/*
+	 * The contention level: the count of present queues smoothed over
+	 * about 100 ms (ticks come at every dispatch and completion, and a
+	 * thinking reader is briefly not present), with half a queue of
+	 * hysteresis at each boundary.  The count is integrated at each tick
+	 * and folded in every 10 ms: a division per tick would cost a fast
+	 * disk more than the rest of the model.
+	 */
+	dt = min_t(u64, dt, NSEC_PER_SEC);
+	m->present_sum += (u64)m->present_last * dt;
+	m->present_span += dt;
+	m->present_last = min(present, 64U);
+	if (m->present_span >= CS_MODEL_FOLD_NS)
+		cs_model_fold(m, now);
 
 	if (!cs_model_ab_applies(m)) {
 		if (m->ab == CS_AB_RUN)

@@ -69,6 +69,8 @@ enum cs_ab_state {
 #define CS_AB_HOLD_MIN_NS	(10ULL * NSEC_PER_SEC)
 #define CS_AB_HOLD_MAX_NS	(80ULL * NSEC_PER_SEC)
 #define CS_AB_CONTENDED_MIN	768	/* /1024 of a window contended */
+/* The count of present queues is folded into its average this often. */
+#define CS_MODEL_FOLD_NS	(10 * NSEC_PER_MSEC)
 /* A run's level changes after this long at another (four windows). */
 #define CS_MODEL_LEVEL_AWAY_NS	(4 * (CS_AB_WIN_NS + CS_AB_SETTLE_NS))
 
@@ -169,6 +171,9 @@ struct cs_model_memory {
  * @level: the contention level now (its verdict applies)
  * @present_avg: smoothed count of present sync queues, /1024
  * @level_away: when the count left @level during a run, ns (0: it did not)
+ * @present_sum: present queues integrated over @present_span, queue-ns
+ * @present_span: time integrated since the last fold, ns
+ * @present_last: present queues at the last tick
  * @cont: per level, contended time seen so far, ns
  * @hold_until: per level, @cont at which to measure again
  * @last_tick: time of the last cs_model_tick(), ns
@@ -210,6 +215,9 @@ struct cs_model {
 	unsigned int level;
 	unsigned int present_avg;
 	u64 level_away;
+	u64 present_sum;
+	u64 present_span;
+	unsigned int present_last;
 	u64 cont[CS_MODEL_LEVELS];
 	u64 hold_until[CS_MODEL_LEVELS];
 	u64 last_tick;
