@@ -134,6 +134,7 @@ struct km_ab {
 	enum cs_mode want;
 	u64 reached;		/* out: s * 1000 when first at @want, or 0 */
 	unsigned int flips;	/* out: learned-mode changes */
+	u64 measuring;		/* out: ms spent measuring */
 	enum cs_mode final;	/* out */
 };
 
@@ -151,7 +152,9 @@ static void km_ab_run(struct km_ab *ab)
 	last = cs_model_mode(&m);
 	ab->reached = 0;
 	ab->flips = 0;
+	ab->measuring = 0;
 	for (; now < end; now += MS) {
+		ab->measuring += m.ab == CS_AB_RUN;
 		if (cs_model_mode(&m) == CS_MODE_SERIAL)
 			rate = ab->ser;
 		else
@@ -282,6 +285,11 @@ static void cs_test_model_ab_noseek_noise(struct kunit *test)
 	km_ab_run(&ab);
 	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
 	KUNIT_EXPECT_EQ(test, ab.flips, 0U);
+	/*
+	 * Measuring again and again without a winner backs off: 10% of the
+	 * time here, 26% with a 10 s hold after every undecided run.
+	 */
+	KUNIT_EXPECT_LE(test, ab.measuring * 100, ab.secs * 1000 * 12);
 }
 
 /*

@@ -442,9 +442,17 @@ static void cs_model_ab_judge(struct cs_model *m)
 	} else if (n >= CS_AB_MAX_PAIRS && (med > CS_AB_MARGIN || med < lo)) {
 		won = med > CS_AB_MARGIN ? CS_MODE_PARALLEL : CS_MODE_SERIAL;
 	} else if (n >= CS_AB_MAX_PAIRS) {
+		/*
+		 * No winner: the modes are alike within the noise.  Again no
+		 * winner doubles the hold, since measuring (half of it in the
+		 * worse mode) would cost more than it can find.
+		 */
+		if (l->why == CS_WHY_AB_UNDECIDED)
+			l->hold = min_t(u64, 2 * l->hold, CS_AB_HOLD_MAX_NS);
+		else
+			l->hold = CS_AB_HOLD_MIN_NS;
 		l->why = CS_WHY_AB_UNDECIDED;
 		l->ab_ratio = med;
-		l->hold = CS_AB_HOLD_MIN_NS;
 		cs_model_ab_hold(m, l->hold);
 		return;
 	} else {
