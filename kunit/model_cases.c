@@ -100,24 +100,26 @@ static void cs_test_model_no_seek(struct kunit *test)
  */
 static void cs_test_model_seek_noise(struct kunit *test)
 {
-	struct cs_model spindle, flat;
+	/* Two models are too large for a KASAN kernel's stack frame. */
+	struct cs_model *sp = kunit_kzalloc(test, 2 * sizeof(*sp), GFP_KERNEL);
 	u64 t1 = KM_SEC, t2 = KM_SEC;
 	unsigned int i, flips = 0;
 	bool last;
 
-	cs_model_init(&spindle, true, NULL, t1);
-	cs_model_init(&flat, true, NULL, t2);
-	km_solo_stream(&spindle, &t1, 6 * MS, 18 * MS, 40, 50);
-	km_solo_stream(&flat, &t2, 1 * MS, 1 * MS, 40, 50);
-	last = cs_model_seek_cost(&flat);
+	KUNIT_ASSERT_NOT_NULL(test, sp);
+	cs_model_init(&sp[0], true, NULL, t1);
+	cs_model_init(&sp[1], true, NULL, t2);
+	km_solo_stream(&sp[0], &t1, 6 * MS, 18 * MS, 40, 50);
+	km_solo_stream(&sp[1], &t2, 1 * MS, 1 * MS, 40, 50);
+	last = cs_model_seek_cost(&sp[1]);
 	for (i = 0; i < 40; i++) {
-		km_solo_stream(&spindle, &t1, 6 * MS, 18 * MS, 40, 50);
-		km_solo_stream(&flat, &t2, 1 * MS, 1 * MS, 40, 50);
-		KUNIT_EXPECT_TRUE(test, cs_model_seek_cost(&spindle));
-		flips += cs_model_seek_cost(&flat) != last;
-		last = cs_model_seek_cost(&flat);
+		km_solo_stream(&sp[0], &t1, 6 * MS, 18 * MS, 40, 50);
+		km_solo_stream(&sp[1], &t2, 1 * MS, 1 * MS, 40, 50);
+		KUNIT_EXPECT_TRUE(test, cs_model_seek_cost(&sp[0]));
+		flips += cs_model_seek_cost(&sp[1]) != last;
+		last = cs_model_seek_cost(&sp[1]);
 	}
-	KUNIT_EXPECT_FALSE(test, cs_model_seek_cost(&flat));
+	KUNIT_EXPECT_FALSE(test, cs_model_seek_cost(&sp[1]));
 	KUNIT_EXPECT_EQ(test, flips, 0U);
 }
 
@@ -235,40 +237,41 @@ static void cs_test_model_ab_changes(struct kunit *test)
  */
 static void cs_test_model_gain(struct kunit *test)
 {
-	struct cs_model ser, par;
+	struct cs_model *m = kunit_kzalloc(test, 2 * sizeof(*m), GFP_KERNEL);
 	u64 now = KM_SEC;
 	unsigned int i;
 
-	cs_model_init(&ser, true, NULL, now);
-	cs_model_init(&par, true, NULL, now);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	cs_model_init(&m[0], true, NULL, now);
+	cs_model_init(&m[1], true, NULL, now);
 	for (i = 0; i < 2000; i++) {
 		/* One request alone, then two far apart together, in turn. */
-		cs_model_dispatch(&ser, 0, 128, now);
-		cs_model_dispatch(&par, 0, 128, now);
+		cs_model_dispatch(&m[0], 0, 128, now);
+		cs_model_dispatch(&m[1], 0, 128, now);
 		if (i & 1) {
-			cs_model_dispatch(&ser, 1 << 20, 128, now);
-			cs_model_dispatch(&par, 1 << 20, 128, now);
+			cs_model_dispatch(&m[0], 1 << 20, 128, now);
+			cs_model_dispatch(&m[1], 1 << 20, 128, now);
 			/* serial: the two take 2 ms; parallel: 1 ms. */
-			cs_model_complete(&ser, 65536, now + MS);
-			cs_model_complete(&ser, 65536, now + 2 * MS);
-			cs_model_complete(&par, 65536, now + MS);
-			cs_model_complete(&par, 65536, now + MS);
+			cs_model_complete(&m[0], 65536, now + MS);
+			cs_model_complete(&m[0], 65536, now + 2 * MS);
+			cs_model_complete(&m[1], 65536, now + MS);
+			cs_model_complete(&m[1], 65536, now + MS);
 			now += 2 * MS;
 		} else {
-			cs_model_complete(&ser, 65536, now + MS);
-			cs_model_complete(&par, 65536, now + MS);
+			cs_model_complete(&m[0], 65536, now + MS);
+			cs_model_complete(&m[1], 65536, now + MS);
 			now += MS;
 		}
 		now += 100 * 1000;
-		cs_model_tick(&ser, 0, now);
-		cs_model_tick(&par, 0, now);
+		cs_model_tick(&m[0], 0, now);
+		cs_model_tick(&m[1], 0, now);
 	}
-	KUNIT_EXPECT_TRUE(test, ser.l.gain_known);
-	KUNIT_EXPECT_TRUE(test, par.l.gain_known);
-	KUNIT_EXPECT_LT(test, ser.l.gain, (u32)CS_MODEL_GAIN_OFF);
-	KUNIT_EXPECT_GT(test, par.l.gain, (u32)CS_MODEL_GAIN_ON);
-	KUNIT_EXPECT_FALSE(test, ser.l.parallel);
-	KUNIT_EXPECT_TRUE(test, par.l.parallel);
+	KUNIT_EXPECT_TRUE(test, m[0].l.gain_known);
+	KUNIT_EXPECT_TRUE(test, m[1].l.gain_known);
+	KUNIT_EXPECT_LT(test, m[0].l.gain, (u32)CS_MODEL_GAIN_OFF);
+	KUNIT_EXPECT_GT(test, m[1].l.gain, (u32)CS_MODEL_GAIN_ON);
+	KUNIT_EXPECT_FALSE(test, m[0].l.parallel);
+	KUNIT_EXPECT_TRUE(test, m[1].l.parallel);
 }
 
 /*
