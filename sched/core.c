@@ -578,6 +578,17 @@ static void cs_unqueue(struct cs_core *core, struct request *rq)
 	}
 }
 
+/*
+ * Disks lie about rotating in one direction only (virtual disks, arrays
+ * and LUNs say they rotate); feeding the model costs a fast disk CPU on
+ * every request, so one that says it does not rotate is parallel without
+ * measuring.
+ */
+static bool cs_learns(const struct cs_core *core)
+{
+	return core->model.rotational;
+}
+
 /* A request leaves the driver without a completion to account. */
 static void cs_leave_driver(struct cs_core *core, struct request *rq)
 {
@@ -590,7 +601,7 @@ static void cs_leave_driver(struct cs_core *core, struct request *rq)
 		cq->dispatched--;
 		cs_present(core, cq, before);
 	}
-	if (core->learn)
+	if (cs_learns(core))
 		cs_model_complete(&core->model, 0, core->model.last_tick);
 	cs_rq_set_state(rq, 0);
 }
@@ -987,7 +998,7 @@ static void cs_model_step(struct cs_core *core, u64 now)
 {
 	struct cs_model *m = &core->model;
 
-	if (!core->learn || !cs_model_tick(m, core->nr_present_sync, now))
+	if (!cs_learns(core) || !cs_model_tick(m, core->nr_present_sync, now))
 		return;
 	core->mode = cs_model_mode(m);
 	cs_log(core, "mode %s (%s) seek %llu us gain %u/1024",
@@ -1048,7 +1059,7 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 	core->head = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	core->stats.dispatched++;
 	cs_rq_set_size(rq, blk_rq_sectors(rq));
-	if (core->learn)
+	if (cs_learns(core))
 		cs_model_dispatch(&core->model, blk_rq_pos(rq),
 				  blk_rq_sectors(rq), now);
 	return rq;
@@ -1115,7 +1126,7 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 	if (state & CS_RQ_DRIVER) {
 		core->in_driver[!!(state & CS_RQ_SYNC)]--;
 		core->stats.completed++;
-		if (core->learn)
+		if (cs_learns(core))
 			cs_model_complete(&core->model,
 					  cs_rq_dispatched_bytes(rq), now);
 		if (cq)
@@ -1332,13 +1343,6 @@ void cs_core_init(struct cs_core *core, const u64 *tun, bool rotational,
 		       CS_DEFAULT_LEVEL);
 	core->fallback.flags |= CSQ_FALLBACK;
 	core->fallback.ref = 1;
-	/*
-	 * Disks lie about rotating in one direction only (virtual disks,
-	 * arrays and LUNs say they rotate); feeding the model costs about 7%
-	 * of a request's CPU on a fast disk, so one that says it does not
-	 * rotate is parallel without measuring.
-	 */
-	core->learn = rotational;
 	cs_model_init(&core->model, rotational, mem, now);
 	if (tun[CS_T_DEVICE_MODE] != CS_FORCE_AUTO)
 		cs_model_force(&core->model, tun[CS_T_DEVICE_MODE], now);

@@ -206,8 +206,6 @@ struct cs_stats {
  * @model: the device model, which decides whether idling pays
  * @mode: the model's mode, as of its last tick (cs_model_mode() is not
  *	cheap enough for every decision)
- * @learn: the model is fed dispatches and completions (the disk says it
- *	rotates; one that says it does not is taken at its word)
  * @stats: counters for debugfs
  * @tun: tunables
  */
@@ -235,7 +233,6 @@ struct cs_core {
 	unsigned int group_gen;
 	struct cs_model model;
 	enum cs_mode mode;
-	bool learn;
 	struct cs_stats stats;
 	u64 tun[CS_NR_TUNABLES];
 };
