@@ -576,6 +576,357 @@ static void cs_test_core_nonrot_unmeasured(struct kunit *test)
 	}
 }
 
+/* A reader of kt_mix(): one read in flight at a time. */
+struct kt_reader {
+	struct cs_kctx *c;
+	bool seeky;
+	sector_t pos;
+	u64 next_at;		/* U64_MAX: its read is out */
+	struct request *rq;	/* that read */
+	unsigned int done;
+	u64 busy;		/* disk time its reads took, ns */
+};
+
+#define KT_DISK_DEPTH	32
+
+/*
+ * @n readers on a serial disk for @ns: the disk serves what was
+ * dispatched in order, 64 KiB of a stream in 1 ms and a seek in 10 ms;
+ * each reader asks for its next read 100 us after a completion.  Fails
+ * the case if work is left with nothing to start it (a lost queue run).
+ */
+static void kt_mix(struct kt *t, struct kt_reader *r, unsigned int n, u64 ns)
+{
+	struct request *disk[KT_DISK_DEPTH], *rq;
+	unsigned int head = 0, tail = 0, i;
+	u64 end = t->now + ns, done_at = U64_MAX, cost = 0, next;
+	u32 seed = 12345;
+
+	for (i = 0; i < n; i++)
+		r[i].next_at = t->now;
+	while (t->now < end) {
+		for (i = 0; i < n; i++) {
+			if (r[i].next_at > t->now)
+				continue;
+			seed = seed * 1103515245 + 12345;
+			r[i].rq = kt_read(t, r[i].seeky ?
+					  (sector_t)(seed >> 4) << 8 : r[i].pos);
+			r[i].pos += 128;
+			r[i].next_at = U64_MAX;
+			kt_insert(t, r[i].rq, r[i].c);
+		}
+		while (tail - head < KT_DISK_DEPTH && (rq = kt_dispatch(t)))
+			disk[tail++ % KT_DISK_DEPTH] = rq;
+		if (head != tail && done_at == U64_MAX) {
+			rq = disk[head % KT_DISK_DEPTH];
+			cost = 1 * MS;
+			for (i = 0; i < n; i++)
+				if (r[i].rq == rq)
+					cost = r[i].seeky ? 10 * MS : 1 * MS;
+			done_at = t->now + cost;
+		}
+		next = done_at;
+		for (i = 0; i < n; i++)
+			next = min(next, r[i].next_at);
+		if (t->env->timer_armed)
+			next = min(next, t->env->timer_at);
+		/* Work left and nothing to start it. */
+		KUNIT_ASSERT_NE(t->test, next, U64_MAX);
+		kt_wait(t, next - t->now);
+		if (t->now < done_at)
+			continue;
+		rq = disk[head++ % KT_DISK_DEPTH];
+		done_at = U64_MAX;
+		for (i = 0; i < n; i++) {
+			if (r[i].rq != rq)
+				continue;
+			r[i].rq = NULL;
+			r[i].done++;
+			r[i].busy += cost;
+			r[i].next_at = t->now + 100 * US;
+		}
+		kt_done(t, rq);
+	}
+	/* Let the reads still out finish. */
+	while (head != tail)
+		kt_done(t, disk[head++ % KT_DISK_DEPTH]);
+}
+
+static struct kt_reader *kt_readers(struct kt *t, unsigned int streams,
+				    unsigned int seeky)
+{
+	struct kt_reader *r = kunit_kzalloc(t->test, (streams + seeky) *
+					    sizeof(*r), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(t->test, r);
+	for (i = 0; i < streams + seeky; i++) {
+		r[i].c = kt_ctx(t, 200 + i);
+		r[i].seeky = i >= streams;
+		r[i].pos = (sector_t)i << 28;
+	}
+	return r;
+}
+
+/*
+ * SERIAL: a random reader beside a stream gets a slice's share of the
+ * disk, not one read per round of the stream's slices (S10 on sata: 5
+ * IOPS at 198 ms before).
+ */
+static void cs_test_core_seeky_share(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct kt_reader *r = kt_readers(t, 1, 1);
+	u64 span = 3000 * MS;
+
+	kt_mix(t, r, 2, span);
+	kunit_info(test, "stream %llu ms, random %llu ms (%u reads)",
+		   r[0].busy / MS, r[1].busy / MS, r[1].done);
+	KUNIT_EXPECT_GE(test, r[1].busy, span * 30 / 100);
+	KUNIT_EXPECT_GE(test, r[0].busy, span * 30 / 100);
+	kt_end(t, 0);
+}
+
+/*
+ * SERIAL: however many random readers, they share one slice per round,
+ * taking turns in it: beside two or six of them the stream keeps about
+ * half the disk (n/(n + 1) for n streams), and they get their share too.
+ */
+static void cs_test_core_seeky_bound(struct kunit *test)
+{
+	static const unsigned int nr_seeky[] = { 2, 6 };
+	u64 span = 3000 * MS, seeky;
+	struct kt_reader *r;
+	unsigned int i, k;
+	struct kt *t;
+
+	for (k = 0; k < ARRAY_SIZE(nr_seeky); k++) {
+		t = kt_new(test, CS_FORCE_SERIAL);
+		r = kt_readers(t, 1, nr_seeky[k]);
+		kt_mix(t, r, 1 + nr_seeky[k], span);
+		seeky = 0;
+		for (i = 1; i <= nr_seeky[k]; i++)
+			seeky += r[i].busy;
+		kunit_info(test, "%u random: stream %llu ms, random %llu ms",
+			   nr_seeky[k], r[0].busy / MS, seeky / MS);
+		KUNIT_EXPECT_GE(test, r[0].busy, span * 40 / 100);
+		KUNIT_EXPECT_GE(test, seeky, span * 35 / 100);
+		kt_end(t, 0);
+	}
+}
+
+/*
+ * SERIAL: a slice that begins while another queue's requests are still in
+ * the driver starts at its own first completion: the drain is not its time.
+ */
+static void cs_test_core_slice_after_drain(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *ra[4], *rb;
+	struct cs_queue *qb;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		kt_insert(t, kt_read(t, i * 128), a);
+	for (i = 0; i < 4; i++) {
+		ra[i] = kt_dispatch(t);
+		KUNIT_ASSERT_NOT_NULL(test, ra[i]);
+	}
+	kt_insert(t, kt_read(t, 1 << 24), b);
+	qb = kt_q(b);
+	/* a's slice ends with its requests still out; b's turn. */
+	kt_wait(t, 150 * MS);
+	rb = kt_dispatch(t);
+	KUNIT_ASSERT_NOT_NULL(test, rb);
+	KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(rb), qb);
+	KUNIT_EXPECT_EQ(test, qb->slice_end, 0ULL);
+	/* The disk drains a's four for 40 ms, then serves b's first. */
+	for (i = 0; i < 4; i++) {
+		kt_wait(t, 10 * MS);
+		kt_done(t, ra[i]);
+	}
+	KUNIT_EXPECT_EQ(test, qb->slice_end, 0ULL);
+	kt_wait(t, 10 * MS);
+	kt_done(t, rb);
+	KUNIT_EXPECT_GE(test, qb->slice_end, t->now + 90 * MS);
+	kt_end(t, 0);
+}
+
+/*
+ * A reader beside write-back competes for the disk: the model counts the
+ * flusher as one more queue, so that the pair is measured (a single
+ * reader's level would never be).
+ */
+static void cs_test_core_writeback_competes(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_AUTO);
+	struct cs_kctx *a = kt_ctx(t, 10), *w = kt_ctx(t, 11);
+	struct request *r, *wr;
+	unsigned int i;
+
+	for (i = 0; i < 40; i++) {
+		kt_insert(t, kt_read(t, i * 128), a);
+		kt_insert(t, kt_rq(t, (1 << 24) + i * 1024, 512, true, false),
+			  w);
+		r = kt_serve(t);
+		wr = kt_serve(t);
+		KUNIT_ASSERT_NOT_NULL(test, r);
+		KUNIT_ASSERT_NOT_NULL(test, wr);
+		kt_wait(t, 5 * MS);
+		kt_done(t, r);
+		kt_done(t, wr);
+	}
+	/* Two competitors for 200 ms: the smoothed count is near two. */
+	KUNIT_EXPECT_GE(test, t->core->model.present_avg, 3U * 1024 / 2);
+	kt_end(t, 0);
+}
+
+/*
+ * SERIAL: a reader whose slice ended does not preempt write-back ahead of
+ * another reader that waits: b's read goes before a's next one (before,
+ * a reader beside a flusher took the disk back at every request and three
+ * of four readers starved).
+ */
+static void cs_test_core_preempt_no_jump(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct cs_kctx *w = kt_ctx(t, 12);
+	struct request *ra = kt_read(t, 0), *rb = kt_read(t, 1 << 24);
+	struct request *rq, *out[8];
+	unsigned int i, n = 0;
+
+	kt_insert(t, ra, a);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), ra);
+	for (i = 0; i < 4; i++)
+		kt_insert(t, kt_rq(t, (2 << 24) + i * 1024, 512, true, false),
+			  w);
+	kt_insert(t, rb, b);
+	/* a's slice runs out with its read in flight. */
+	kt_wait(t, 200 * MS);
+	kt_done(t, ra);
+	/* Two writes of the async turn (after those a could preempt it). */
+	for (i = 0; i < 2; i++) {
+		if (n)
+			kt_done(t, out[n - 1]);
+		rq = kt_serve(t);
+		KUNIT_ASSERT_NOT_NULL(test, rq);
+		KUNIT_EXPECT_FALSE(test, rq_is_sync(rq));
+		out[n++] = rq;
+	}
+	/* a's next read comes while b still waits. */
+	ra = kt_read(t, 128);
+	kt_insert(t, ra, a);
+	while (n < ARRAY_SIZE(out)) {
+		rq = kt_serve(t);
+		KUNIT_ASSERT_NOT_NULL(test, rq);
+		out[n++] = rq;
+		if (rq_is_sync(rq))
+			break;
+		kt_done(t, out[n - 2]);
+	}
+	KUNIT_EXPECT_PTR_EQ(test, rq, rb);
+	for (i = 0; i < n; i++)
+		if (cs_rq_state(out[i]) & CS_RQ_DRIVER)
+			kt_done(t, out[i]);
+	kt_end(t, 0);
+}
+
+/*
+ * SERIAL: the seeky window's room is checked for requests it would take.
+ * Seeks measured at 30 ms; after a stream's slice two random readers have
+ * a read each in flight, and the second, with nothing queued, keeps the
+ * window while the stream's next read arrives; when the first completes
+ * early its next read still fits and goes before the stream's.
+ */
+static void cs_test_core_seeky_room(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *s = kt_ctx(t, 10), *a = kt_ctx(t, 11);
+	struct cs_kctx *b = kt_ctx(t, 12);
+	struct request *rs = kt_read(t, 0), *ra = kt_read(t, 1 << 22);
+	struct request *rb = kt_read(t, 3 << 22), *rq;
+
+	t->core->model.l.seek_known = true;
+	t->core->model.l.seek_cost = true;
+	t->core->model.l.far_excess = 30 * MS;
+	t->core->model.l.near_excess = 0;
+	kt_insert(t, rs, s);
+	kt_insert(t, ra, a);
+	kt_insert(t, rb, b);
+	kt_q(a)->seek.history = ~0U;
+	kt_q(b)->seek.history = ~0U;
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), rs);
+	kt_wait(t, 1 * MS);
+	kt_done(t, rs);
+	/* The stream's idle window passes: the random readers' turn. */
+	KUNIT_ASSERT_PTR_EQ(test, kt_serve(t), ra);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), rb);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	kt_wait(t, 15 * MS);
+	rs = kt_read(t, 128);
+	kt_insert(t, rs, s);
+	/* Two seeks out and 85 ms left: b keeps the window. */
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	kt_wait(t, 5 * MS);
+	kt_done(t, ra);
+	ra = kt_read(t, 5 << 22);
+	kt_insert(t, ra, a);
+	rq = kt_dispatch(t);
+	KUNIT_EXPECT_PTR_EQ(test, rq, ra);
+	if (rq)
+		kt_done(t, rq);
+	kt_done(t, rb);
+	kt_end(t, 0);
+}
+
+/*
+ * A reader's slice ends with its read in flight, write-back takes its
+ * turn, and the reader's next read comes after @k async dispatches.
+ * Return: the reader preempted the async turn.
+ */
+static bool kt_async_turn(struct kunit *test, unsigned int k)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 10), *w = kt_ctx(t, 11);
+	struct request *ra = kt_read(t, 0), *wr = NULL;
+	bool preempted;
+	unsigned int i;
+
+	kt_insert(t, ra, a);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), ra);
+	for (i = 0; i < 6; i++)
+		kt_insert(t, kt_rq(t, (2 << 24) + i * 1024, 512, true, false),
+			  w);
+	kt_wait(t, 200 * MS);
+	kt_done(t, ra);
+	for (i = 0; i < k; i++) {
+		if (wr) {
+			kt_wait(t, 5 * MS);
+			kt_done(t, wr);
+		}
+		wr = kt_serve(t);
+		KUNIT_EXPECT_TRUE(test, wr && !rq_is_sync(wr));
+	}
+	kt_insert(t, kt_read(t, 128), a);
+	preempted = !t->core->active || cs_queue_sync(t->core->active);
+	kt_done(t, wr);
+	kt_end(t, 0);
+	return preempted;
+}
+
+/*
+ * SERIAL: a reader that had the disk just before write-back does not take
+ * it back before the async turn had slice_async_rq (2) requests; after
+ * that it does.
+ */
+static void cs_test_core_async_turn(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, kt_async_turn(test, 1));
+	KUNIT_EXPECT_TRUE(test, kt_async_turn(test, 2));
+}
+
 static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_meta_first),
 	KUNIT_CASE(cs_test_core_async_near),
@@ -592,6 +943,13 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_preempt),
 	KUNIT_CASE(cs_test_core_fallback),
 	KUNIT_CASE(cs_test_core_nonrot_unmeasured),
+	KUNIT_CASE(cs_test_core_seeky_share),
+	KUNIT_CASE(cs_test_core_seeky_bound),
+	KUNIT_CASE(cs_test_core_slice_after_drain),
+	KUNIT_CASE(cs_test_core_writeback_competes),
+	KUNIT_CASE(cs_test_core_preempt_no_jump),
+	KUNIT_CASE(cs_test_core_seeky_room),
+	KUNIT_CASE(cs_test_core_async_turn),
 	{}
 };
 

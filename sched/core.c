@@ -96,6 +96,9 @@ struct cs_queue *cs_alloc_queue(struct cs_core *core, bool sync,
 		return NULL;
 	}
 	cs_queue_setup(core, cq, sync, pclass, level);
+	/* A new competitor: the device model may measure again. */
+	if (sync)
+		cs_model_newcomer(&core->model);
 	return cq;
 }
 
@@ -308,11 +311,12 @@ static void cs_expire(struct cs_core *core, bool preempted)
 
 	cs_cancel_idle(core);
 	core->active = NULL;
+	core->stream_served = !cs_queue_seeky(cq);
 	cs_log_q(core, cq, "slice expired%s dispatched=%u", preempted ?
 		 " (preempted)" : "", cq->slice_dispatch);
 	cq->slice_end = 0;
 	cq->slice_dispatch = 0;
-	cq->flags &= ~CSQ_FIFO_USED;
+	cq->flags &= ~(CSQ_FIFO_USED | CSQ_SLICE_WAIT);
 	if (cq->queued)
 		cs_rr_add(core, cq, preempted);
 	cs_put_queue(core, cq);
@@ -342,6 +346,14 @@ static bool cs_should_preempt_active(struct cs_core *core,
 	in.active_class = active->prio_class;
 	in.active_sync = cs_queue_sync(active);
 	in.active_meta = active->meta_queued;
+	/* @cq has a request queued now, so it counts itself. */
+	in.sync_waits = cs_queue_sync(cq) &&
+			core->nr_busy_sync[cq->prio_class] > 1;
+	/* It used up its slice just before the active queue's turn. */
+	in.new_returns = (cq->flags & CSQ_SLICE_USED) &&
+			 cq->turn + 1 == active->turn;
+	in.active_dispatched = active->slice_dispatch;
+	in.async_min = cs_tun(core, CS_T_SLICE_ASYNC_RQ);
 	return cs_should_preempt(&in);
 }
 
@@ -417,6 +429,18 @@ static void cs_dequeue(struct cs_core *core, struct cs_queue *cq,
 	cs_present(core, cq, before);
 }
 
+/* The first seeky sync queue of @pclass waiting for a slice, or NULL. */
+static struct cs_queue *cs_seeky_waiting(const struct cs_core *core,
+					 enum cs_prio_class pclass)
+{
+	struct cs_queue *cq;
+
+	list_for_each_entry(cq, &core->rr[pclass], rr)
+		if (cs_queue_seeky(cq))
+			return cq;
+	return NULL;
+}
+
 /*
  * The active queue ran dry and a context of it thinks: whether to wait
  * for it.
@@ -457,6 +481,8 @@ static enum cs_idle cs_idle_for(struct cs_core *core, struct cs_queue *cq)
 	/* The active queue itself is counted as busy only if queued. */
 	in.last_sync_in_class =
 		core->nr_busy_sync[cq->prio_class] == (cq->queued ? 1 : 0);
+	in.last_seeky_in_class = in.seeky && in.idle_pays &&
+				 !cs_seeky_waiting(core, cq->prio_class);
 	return cs_idle_decision(&in);
 }
 
@@ -602,7 +628,8 @@ static void cs_leave_driver(struct cs_core *core, struct request *rq)
 		cs_present(core, cq, before);
 	}
 	if (cs_learns(core))
-		cs_model_complete(&core->model, 0, core->model.last_tick);
+		cs_model_complete(&core->model, 0, false,
+				  core->model.last_tick);
 	cs_rq_set_state(rq, 0);
 }
 
@@ -844,11 +871,105 @@ static void cs_set_active(struct cs_core *core, struct cs_queue *cq)
 	cq->ref++;
 	cq->slice_end = 0;
 	cq->slice_dispatch = 0;
-	cq->flags &= ~CSQ_FIFO_USED;
+	cq->flags &= ~(CSQ_FIFO_USED | CSQ_SLICE_WAIT | CSQ_SLICE_USED);
 	core->active = cq;
+	cq->turn = ++core->turns;
 	core->stats.slices++;
 	cs_log_q(core, cq, "set_active level=%u queued=%u", cq->level,
 		 cq->queued);
+}
+
+/*
+ * Where slices own the disk, the seeky sync queues of a class share one
+ * slice per round, as CFQ's sync-noidle tree shared a workload slice: they
+ * take turns in it without idling between them, and the last of them
+ * idles (cs_idle_for()).  Without it each would get one request per round
+ * of the streams' slices; with one slice for all of them, any number of
+ * seeky readers leaves the streams of the class at least n/(n + 1) of the
+ * disk's time for n streams.
+ */
+static bool cs_seeky_window(const struct cs_core *core,
+			    enum cs_prio_class pclass, u64 now)
+{
+	return core->mode == CS_MODE_SERIAL && core->seeky_class == pclass &&
+	       now < core->seeky_until;
+}
+
+/*
+ * Whether the window has room for another seeky request.  Its requests
+ * hold the disk after the window's end until they complete, each about a
+ * seek, so where a stream had the disk before the window (and wants it
+ * back after it), the window's time must include them.  Without streams,
+ * seeky readers keep the depth the disk sorts best.
+ */
+static bool cs_seeky_room(const struct cs_core *core, u64 now)
+{
+	u64 cost = cs_model_seek_ns(&core->model) ?: CS_SEEKY_COST_NS;
+	unsigned int n = core->in_driver[1];
+
+	return !core->seeky_capped || !n ||
+	       now + (n + 1) * cost <= core->seeky_until;
+}
+
+/* The first queue of @pclass waiting that is not a seeky sync one. */
+static struct cs_queue *cs_stream_waiting(const struct cs_core *core,
+					  enum cs_prio_class pclass)
+{
+	struct cs_queue *cq;
+
+	list_for_each_entry(cq, &core->rr[pclass], rr)
+		if (!cs_queue_seeky(cq))
+			return cq;
+	return NULL;
+}
+
+static void cs_open_seeky_window(struct cs_core *core, struct cs_queue *cq,
+				 u64 now)
+{
+	core->seeky_class = cq->prio_class;
+	core->seeky_until = now + cs_slice_for(core, cq);
+	core->seeky_capped = core->stream_served;
+	cs_log(core, "seeky window %llu us%s",
+	       (unsigned long long)((core->seeky_until - now) /
+				    NSEC_PER_USEC),
+	       core->seeky_capped ? " capped" : "");
+}
+
+/*
+ * The queue of @pclass that takes the disk in the seeky window; NULL
+ * outside of one.  @wait: the window is full and only seeky queues wait,
+ * so the disk waits for a seeky request to complete.
+ */
+static struct cs_queue *cs_seeky_next(struct cs_core *core,
+				      enum cs_prio_class pclass, u64 now,
+				      bool *wait)
+{
+	struct cs_queue *cq;
+
+	*wait = false;
+	if (core->seeky_handover && core->seeky_class == pclass) {
+		/* A full window just let its active queue go. */
+		core->seeky_handover = false;
+		return cs_stream_waiting(core, pclass);
+	}
+	if (!cs_seeky_window(core, pclass, now))
+		return NULL;
+	if (cs_seeky_room(core, now))
+		return cs_seeky_waiting(core, pclass);
+	cq = cs_stream_waiting(core, pclass);
+	if (cq)
+		core->seeky_until = now;	/* the streams' turn */
+	else
+		*wait = cs_seeky_waiting(core, pclass);
+	return cq;
+}
+
+/* The active seeky queue has a request that the full window cannot take. */
+static bool cs_seeky_full(struct cs_core *core, struct cs_queue *cq, u64 now)
+{
+	return cq->queued && cs_queue_seeky(cq) &&
+	       cs_seeky_window(core, cq->prio_class, now) &&
+	       !cs_seeky_room(core, now);
 }
 
 /* What the active queue does now. */
@@ -861,8 +982,17 @@ enum cs_keep {
 static enum cs_keep cs_active_keeps(struct cs_core *core, struct cs_queue *cq,
 				    u64 now)
 {
-	if (cs_slice_expired(cq->slice_end, now))
+	if (cs_slice_expired(cq->slice_end, now)) {
+		cq->flags |= CSQ_SLICE_USED;
 		return CS_KEEP_RELEASE;
+	}
+	if (cs_seeky_full(core, cq, now)) {
+		if (!cs_stream_waiting(core, cq->prio_class))
+			return CS_KEEP_WAIT;
+		core->seeky_until = now;
+		core->seeky_handover = true;
+		return CS_KEEP_RELEASE;
+	}
 	if (cq->queued)
 		return CS_KEEP_DISPATCH;
 	if (core->idling != CS_IDLE_NONE)
@@ -882,6 +1012,7 @@ static struct cs_queue *cs_select_queue(struct cs_core *core, u64 now)
 {
 	struct cs_queue *cq = core->active;
 	enum cs_prio_class pclass;
+	bool wait;
 
 	if (cq) {
 		switch (cs_active_keeps(core, cq, now)) {
@@ -896,8 +1027,12 @@ static struct cs_queue *cs_select_queue(struct cs_core *core, u64 now)
 	}
 
 	for (pclass = CS_CLASS_RT; pclass < CS_NR_CLASSES; pclass++) {
-		cq = list_first_entry_or_null(&core->rr[pclass],
-					      struct cs_queue, rr);
+		cq = cs_seeky_next(core, pclass, now, &wait);
+		if (wait)
+			return NULL;
+		if (!cq)
+			cq = list_first_entry_or_null(&core->rr[pclass],
+						      struct cs_queue, rr);
 		if (!cq)
 			continue;
 		if (pclass == CS_CLASS_IDLE &&
@@ -911,6 +1046,9 @@ static struct cs_queue *cs_select_queue(struct cs_core *core, u64 now)
 			return NULL;
 		}
 		cs_set_active(core, cq);
+		if (core->mode == CS_MODE_SERIAL && cs_queue_seeky(cq) &&
+		    !cs_seeky_window(core, pclass, now))
+			cs_open_seeky_window(core, cq, now);
 		return cq;
 	}
 	return NULL;
@@ -956,6 +1094,19 @@ static bool cs_yield_after(struct cs_core *core, struct cs_queue *cq)
 	return cq->slice_dispatch >= budget;
 }
 
+static void cs_start_slice(struct cs_core *core, struct cs_queue *cq,
+			   u64 now)
+{
+	cq->flags &= ~CSQ_SLICE_WAIT;
+	cq->slice_end = now + cs_slice_for(core, cq) + cq->slice_credit;
+	cq->slice_credit = 0;
+	/* A seeky queue's turn ends with its class's window. */
+	if (cs_queue_seeky(cq) && cs_seeky_window(core, cq->prio_class, now))
+		cq->slice_end = min(cq->slice_end, core->seeky_until);
+	cs_log_q(core, cq, "slice %llu us",
+		 (unsigned long long)((cq->slice_end - now) / NSEC_PER_USEC));
+}
+
 /* The next request of the queues, taken off its queue; NULL to wait. */
 static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 {
@@ -981,16 +1132,37 @@ static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 	cq->slice_dispatch++;
 	if (cq->prio_class != CS_CLASS_IDLE)
 		core->last_busy = now;
-	if (!cq->slice_end) {
-		cq->slice_end = now + cs_slice_for(core, cq) + cq->slice_credit;
-		cq->slice_credit = 0;
-		cs_log_q(core, cq, "slice %llu us",
-			 (unsigned long long)((cq->slice_end - now) /
-					      NSEC_PER_USEC));
+	if (!cq->slice_end && !(cq->flags & CSQ_SLICE_WAIT)) {
+		/*
+		 * Where slices own the disk, one that begins behind other
+		 * queues' requests starts when the disk has served its
+		 * first, as CFQ's did: the drain is not its time.
+		 */
+		if (core->mode == CS_MODE_SERIAL &&
+		    core->in_driver[0] + core->in_driver[1] >= cq->dispatched)
+			cq->flags |= CSQ_SLICE_WAIT;
+		else
+			cs_start_slice(core, cq, now);
 	}
 	if (cs_yield_after(core, cq))
 		cs_expire(core, false);
 	return rq;
+}
+
+/*
+ * Who competes for the disk, as the model counts them: the sync queues
+ * with requests, and write-back as one more while it has any.  A reader
+ * beside a flusher is the case where idling matters most on a spindle
+ * (seed 002), and a single reader would otherwise never be measured.
+ */
+static unsigned int cs_competitors(const struct cs_core *core)
+{
+	unsigned int async = core->in_driver[0];
+	enum cs_prio_class c;
+
+	for (c = CS_CLASS_RT; !async && c < CS_NR_CLASSES; c++)
+		async = core->nr_busy[c] - core->nr_busy_sync[c];
+	return core->nr_present_sync + !!async;
 }
 
 /* Let the model's time pass; act on a change of mode. */
@@ -998,7 +1170,7 @@ static void cs_model_step(struct cs_core *core, u64 now)
 {
 	struct cs_model *m = &core->model;
 
-	if (!cs_learns(core) || !cs_model_tick(m, core->nr_present_sync, now))
+	if (!cs_learns(core) || !cs_model_tick(m, cs_competitors(core), now))
 		return;
 	core->mode = cs_model_mode(m);
 	cs_log(core, "mode %s (%s) seek %llu us gain %u/1024",
@@ -1087,10 +1259,14 @@ static bool cs_request_done(struct cs_core *core, struct cs_queue *cq,
 		core->last_delayed_sync = now;
 	if (state & CS_RQ_SYNC)
 		core->last_sync_done = now;
+	if (core->active == cq && (cq->flags & CSQ_SLICE_WAIT))
+		cs_start_slice(core, cq, now);
 	if (core->active != cq || cq->queued || cq->dispatched ||
 	    core->idling != CS_IDLE_NONE)
 		return false;
-	if (cs_slice_expired(cq->slice_end, now) ||
+	if (cs_slice_expired(cq->slice_end, now))
+		cq->flags |= CSQ_SLICE_USED;
+	if ((cq->flags & CSQ_SLICE_USED) ||
 	    (cs_busy_queues(core) && !cs_arm_idle(core, cq, now))) {
 		cs_expire(core, false);
 		return true;
@@ -1128,7 +1304,8 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 		core->stats.completed++;
 		if (cs_learns(core))
 			cs_model_complete(&core->model,
-					  cs_rq_dispatched_bytes(rq), now);
+					  cs_rq_dispatched_bytes(rq),
+					  state & CS_RQ_SYNC, now);
 		if (cq)
 			expired = cs_request_done(core, cq, rq, now);
 		cs_model_step(core, now);

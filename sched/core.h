@@ -52,6 +52,9 @@ struct cs_tunable_desc {
 const struct cs_tunable_desc *cs_tunable_desc(enum cs_tunable t);
 void cs_tunables_defaults(u64 *tun);
 
+/* What a seeky request costs a disk whose seeks are not measured yet. */
+#define CS_SEEKY_COST_NS	(8 * NSEC_PER_MSEC)
+
 /* How long the disk must be free of other work before IDLE class runs. */
 #define CS_IDLE_CLASS_GRACE	(200 * NSEC_PER_MSEC)
 
@@ -63,6 +66,8 @@ void cs_tunables_defaults(u64 *tun);
 #define CSQ_MERGED	BIT(4)	/* serves cooperating contexts merged into it */
 #define CSQ_SPLIT	BIT(5)	/* its contexts leave at their next request */
 #define CSQ_KEYED	BIT(6)	/* on cs_core.keyed, as a process's queue */
+#define CSQ_SLICE_WAIT	BIT(7)	/* its slice starts at its first completion */
+#define CSQ_SLICE_USED	BIT(8)	/* its last slice ran to its end */
 
 /**
  * struct cs_queue - requests of one I/O context, of several that
@@ -93,6 +98,7 @@ void cs_tunables_defaults(u64 *tun);
  * @ttime: think time: from the completion of its last request to the
  *	arrival of the next, when nothing else of it was queued or in flight
  * @last_done: completion time of its last request, ns (0: none yet)
+ * @turn: cs_core.turns when it last became the active queue
  * @members: the contexts (cs_ctx.member) whose sync requests it serves
  * @nr_members: entries on @members
  * @key: the process it is keyed by, with CSQ_KEYED
@@ -118,6 +124,7 @@ struct cs_queue {
 	struct cs_seek seek;
 	struct cs_ttime ttime;
 	u64 last_done;
+	unsigned int turn;
 	struct list_head members;
 	unsigned int nr_members;
 	unsigned long key;
@@ -187,6 +194,7 @@ struct cs_stats {
  * @nr_busy_sync: per class, the sync ones among them
  * @nr_present_sync: sync queues with requests queued or in the driver
  * @active: queue owning the disk, or NULL
+ * @turns: queues that became active so far (wraps)
  * @idling: why the idle timer is armed (CS_IDLE_NONE: it is not)
  * @idle_until: when the armed idle window ends, ns
  * @async_q: shared async queues by class and level
@@ -198,6 +206,14 @@ struct cs_stats {
  *	deadline, ns (0: never)
  * @last_busy: when a non-IDLE request was last dispatched or completed, ns
  * @last_sync_done: when a sync request last completed, ns
+ * @seeky_until: end of the slice that the seeky sync queues
+ *	of @seeky_class share in this round, ns (SERIAL mode; 0: none yet)
+ * @seeky_class: the class of that window
+ * @seeky_capped: the window's requests must complete within it (a stream
+ *	had the disk before it)
+ * @stream_served: the last queue to end a slice was not a seeky sync one
+ * @seeky_handover: a full window closed: a queue other than a seeky one
+ *	is next
  * @stalled: the last dispatch found work it could not dispatch yet, so a
  *	completion that lifts the limit must run the queue
  * @keyed: process queues by process (group_by=process)
@@ -217,6 +233,7 @@ struct cs_core {
 	unsigned int nr_busy_sync[CS_NR_CLASSES];
 	unsigned int nr_present_sync;
 	struct cs_queue *active;
+	unsigned int turns;
 	enum cs_idle idling;
 	u64 idle_until;
 	struct cs_queue *async_q[CS_NR_CLASSES][CS_NR_LEVELS];
@@ -227,6 +244,11 @@ struct cs_core {
 	u64 last_delayed_sync;
 	u64 last_busy;
 	u64 last_sync_done;
+	u64 seeky_until;
+	enum cs_prio_class seeky_class;
+	bool seeky_capped;
+	bool stream_served;
+	bool seeky_handover;
 	bool stalled;
 	DECLARE_HASHTABLE(keyed, 6);
 	enum cs_group_by group_by;
@@ -245,6 +267,12 @@ static inline u64 cs_tun(const struct cs_core *core, enum cs_tunable t)
 static inline bool cs_queue_sync(const struct cs_queue *cq)
 {
 	return cq->flags & CSQ_SYNC;
+}
+
+/* A sync queue whose recent requests were mostly seeks. */
+static inline bool cs_queue_seeky(const struct cs_queue *cq)
+{
+	return cs_queue_sync(cq) && cs_seeky(&cq->seek);
 }
 
 static inline char cs_class_char(const struct cs_queue *cq)

@@ -69,10 +69,11 @@ static void cs_insert_requests(struct blk_mq_hw_ctx *hctx,
 static struct request *cs_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
 	struct cs_data *cd = cs_of(hctx->queue);
+	u64 now = cs_now();	/* outside the lock: it is held short */
 	struct request *rq;
 
 	spin_lock_irq(&cd->lock);
-	rq = cs_core_dispatch(&cd->core, cs_now());
+	rq = cs_core_dispatch(&cd->core, now);
 	/* Nothing may merge into a request the driver owns. */
 	if (rq)
 		rq->rq_flags |= RQF_STARTED;
@@ -109,11 +110,13 @@ static void cs_finish_request(struct request *rq)
 	struct cs_data *cd;
 	unsigned long flags;
 	bool kick;
+	u64 now;
 
 	if (cs_rq_queue(rq) || (cs_rq_state(rq) & CS_RQ_WHERE)) {
 		cd = cs_of(rq->q);
+		now = cs_now();
 		spin_lock_irqsave(&cd->lock, flags);
-		kick = cs_core_finish(&cd->core, rq, cs_now());
+		kick = cs_core_finish(&cd->core, rq, now);
 		spin_unlock_irqrestore(&cd->lock, flags);
 		if (kick)
 			cs_kick(cd);

@@ -72,6 +72,8 @@ enum cs_idle {
  * @slice_idle: per-queue idle time, ns (0 disables per-queue idling)
  * @group_idle: group idle time, ns (0 disables it)
  * @last_sync_in_class: no other sync queue of the class has requests
+ * @last_seeky_in_class: no other seeky sync queue of the class waits for
+ *	the disk
  */
 struct cs_idle_input {
 	bool sync;
@@ -85,6 +87,7 @@ struct cs_idle_input {
 	u64 slice_idle;
 	u64 group_idle;
 	bool last_sync_in_class;
+	bool last_seeky_in_class;
 };
 
 /**
@@ -96,6 +99,13 @@ struct cs_idle_input {
  * @active_class: class of the active queue
  * @active_sync: the active queue is sync
  * @active_meta: the active queue has such requests queued itself
+ * @sync_waits: other sync queues of the new queue's class wait for the
+ *	disk
+ * @new_returns: the new queue used up its slice just before the active
+ *	one's turn
+ * @active_dispatched: requests the active queue dispatched in this turn
+ * @async_min: requests an async turn gets before a returning sync queue
+ *	may preempt it (slice_async_rq)
  */
 struct cs_preempt_input {
 	enum cs_prio_class new_class;
@@ -104,6 +114,10 @@ struct cs_preempt_input {
 	enum cs_prio_class active_class;
 	bool active_sync;
 	bool active_meta;
+	bool sync_waits;
+	bool new_returns;
+	unsigned int active_dispatched;
+	unsigned int async_min;
 };
 
 /* Time from @t to @now, 0 if @now is earlier (clocks of other CPUs). */
