@@ -392,6 +392,31 @@ static void cs_test_preempt_sync(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cs_preempts(CS_CLASS_RT, false, CS_CLASS_RT, false));
 }
 
+/* A sync queue does not preempt write-back ahead of other sync queues. */
+static void cs_test_preempt_sync_waits(struct kunit *test)
+{
+	struct cs_preempt_input in = {
+		.new_class = CS_CLASS_BE, .new_sync = true,
+		.active_class = CS_CLASS_BE, .active_sync = false,
+		.sync_waits = true,
+	};
+
+	KUNIT_EXPECT_FALSE(test, cs_should_preempt(&in));
+	in.sync_waits = false;
+	KUNIT_EXPECT_TRUE(test, cs_should_preempt(&in));
+	/* A reader back from its own slice lets write-back have two. */
+	in.new_returns = true;
+	in.async_min = 2;
+	in.active_dispatched = 1;
+	KUNIT_EXPECT_FALSE(test, cs_should_preempt(&in));
+	in.active_dispatched = 2;
+	KUNIT_EXPECT_TRUE(test, cs_should_preempt(&in));
+	/* A higher class still preempts whoever waits in the lower one. */
+	in.sync_waits = true;
+	in.new_class = CS_CLASS_RT;
+	KUNIT_EXPECT_TRUE(test, cs_should_preempt(&in));
+}
+
 static void cs_test_fifo_expiry(struct kunit *test)
 {
 	KUNIT_EXPECT_FALSE(test, cs_fifo_expired(125 * MS, 124 * MS));
@@ -423,6 +448,7 @@ static struct kunit_case cs_order_cases[] = {
 	KUNIT_CASE(cs_test_preempt_meta),
 	KUNIT_CASE(cs_test_preempt_class),
 	KUNIT_CASE(cs_test_preempt_sync),
+	KUNIT_CASE(cs_test_preempt_sync_waits),
 	KUNIT_CASE(cs_test_fifo_expiry),
 	{}
 };

@@ -49,6 +49,7 @@ enum cs_ab_state {
 /* Figures of the model; constants shared by model.c and the tests. */
 #define CS_MODEL_NEAR_MIN	8	/* near samples before judging seeks */
 #define CS_MODEL_FAR_MIN	4	/* far samples before judging seeks */
+#define CS_MODEL_FAR_ALONE_MIN	32	/* ... when near ones do not come */
 #define CS_MODEL_SEEK_ON_NS	(2 * NSEC_PER_MSEC)	/* seeks cost time */
 #define CS_MODEL_SEEK_OFF_NS	(1 * NSEC_PER_MSEC)	/* ... no longer */
 #define CS_MODEL_SAMPLE_MAX_NS	(50 * NSEC_PER_MSEC)	/* clip outliers */
@@ -68,9 +69,21 @@ enum cs_ab_state {
 #define CS_AB_MAX_PAIRS		7
 #define CS_AB_HOLD_MIN_NS	(10ULL * NSEC_PER_SEC)
 #define CS_AB_HOLD_MAX_NS	(80ULL * NSEC_PER_SEC)
-#define CS_AB_CONTENDED_MIN	768	/* /1024 of a window contended */
+/*
+ * Half of a window contended, or the competition is taken to have stopped:
+ * readers that think leave PARALLEL windows less contended than SERIAL
+ * ones (65-75% for eight fio readers under TCG, where three quarters cut
+ * every run before its first SERIAL window).
+ */
+#define CS_AB_CONTENDED_MIN	512	/* /1024 */
 /* The count of present queues is folded into its average this often. */
 #define CS_MODEL_FOLD_NS	(10 * NSEC_PER_MSEC)
+/*
+ * A verdict older than this (wall time) is measured again after
+ * CS_AB_STALE_NS of contention once a new competitor appears.
+ */
+#define CS_AB_FRESH_NS		(10ULL * NSEC_PER_SEC)
+#define CS_AB_STALE_NS		(500 * NSEC_PER_MSEC)
 /* A run's level changes after this long at another (four windows). */
 #define CS_MODEL_LEVEL_AWAY_NS	(4 * (CS_AB_WIN_NS + CS_AB_SETTLE_NS))
 
@@ -176,6 +189,9 @@ struct cs_model_memory {
  * @present_last: present queues at the last tick
  * @cont: per level, contended time seen so far, ns
  * @hold_until: per level, @cont at which to measure again
+ * @measured_at: per level, when its last measurement ended, ns (0: not in
+ *	this instance: learnt before, or never)
+ * @newcomer: a new sync queue appeared since the last tick
  * @last_tick: time of the last cs_model_tick(), ns
  * @contended: the caller said at the last tick that queues compete
  * @shown: the mode at the last tick
@@ -220,6 +236,8 @@ struct cs_model {
 	unsigned int present_last;
 	u64 cont[CS_MODEL_LEVELS];
 	u64 hold_until[CS_MODEL_LEVELS];
+	u64 measured_at[CS_MODEL_LEVELS];
+	bool newcomer;
 	u64 last_tick;
 	bool contended;
 	enum cs_mode shown;
@@ -232,8 +250,9 @@ void cs_model_init(struct cs_model *m, bool rotational,
 		   const struct cs_model_memory *mem, u64 now);
 void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now);
 void cs_model_set_tags(struct cs_model *m, unsigned int tags);
+void cs_model_newcomer(struct cs_model *m);
 void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now);
-void cs_model_complete(struct cs_model *m, u32 bytes, u64 now);
+void cs_model_complete(struct cs_model *m, u32 bytes, bool sync, u64 now);
 bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now);
 enum cs_mode cs_model_mode(const struct cs_model *m);
 enum cs_mode_why cs_model_why(const struct cs_model *m);
