@@ -15,6 +15,10 @@
  *     -c KB      S8's chunk (default 256)
  *     -K         ignore the core's requests to run the queue (the lost
  *                queue run of issue 11: blk-mq's 3 ms delay only)
+ *     -w N       add write-back: N async 512 KiB writes kept queued or
+ *                in flight, one after the other in the last quarter of
+ *                the disk (what a flusher does for a buffered writer);
+ *                its MB/s is printed last, after a 'w'
  *   scenarios
  *     s1 N       N sequential readers, 384 KiB O_DIRECT at one request in
  *                flight, reader i at i/N of the disk (DESIGN.md S1)
@@ -25,6 +29,10 @@
  *                from a shared work queue, each item the next -c KiB of
  *                the next stream in turn, O_DIRECT (S8's direct variant);
  *                prints the streams' MB/s
+ *     s10 N      one sequential reader (64 KiB) beside N random readers
+ *                (4 KiB, anywhere on the disk), each at one read in flight:
+ *                S10's readers without the writer; prints the random
+ *                readers' IOPS after their MB/s
  *
  * Prints "total <MB/s>" and each reader's MB/s.  The block layer is
  * modelled as far as the core sees it: a read is split at the disk's
@@ -61,7 +69,9 @@ struct reader {
 	u64 at;			/* next submission, ns; U64_MAX: busy/idle */
 	int pieces;		/* requests of its read still out */
 	u32 size;		/* sectors per read */
-	int turn_group;		/* >= 0: takes turns within that group; -2: pool */
+	int turn_group;		/* >= 0: takes turns within that group; -2: pool;
+				 * -3: random reads; -4: write-back
+				 */
 	int stream;		/* pool: the stream of the item in hand */
 };
 
@@ -95,6 +105,19 @@ static struct srq *armed[MAX_INFLIGHT];
 static unsigned int nr_armed;
 /* Turn taking (s2): where the group's stream goes on. */
 static u64 turn_pos;
+/* Write-back (-w): where the flusher writes next, its area, its slots. */
+static u64 wb_pos, wb_start, wb_end;
+static int nr_wb;
+/* Random readers' positions: a fixed sequence, the same every run. */
+static u64 rand_state = 0x9e3779b97f4a7c15ULL;
+
+static u64 sim_rand(void)
+{
+	rand_state ^= rand_state << 13;
+	rand_state ^= rand_state >> 7;
+	rand_state ^= rand_state << 17;
+	return rand_state;
+}
 
 static struct srq *srq_of(struct request *rq)
 {
@@ -127,7 +150,7 @@ static void disk_start(struct srq *s)
 	int ret;
 
 	ret = hs_submit(&disk, &s->cmd, blk_rq_pos(rq), blk_rq_sectors(rq),
-			HS_READ, now);
+			op_is_write(req_op(rq)) ? HS_WRITE : HS_READ, now);
 	s->state = ret & HS_DONE ? 2 : 1;
 	armed[nr_armed++] = s;
 	in_disk++;
@@ -162,6 +185,14 @@ static void submit(struct reader *r)
 		if (pos + r->size > streams[r->stream].end)
 			pos = streams[r->stream].start;
 		streams[r->stream].pos = pos + r->size;
+	} else if (r->turn_group == -4) {
+		if (wb_pos + r->size > wb_end)
+			wb_pos = wb_start;
+		pos = wb_pos;
+		wb_pos += r->size;
+	} else if (r->turn_group == -3) {
+		pos = r->start + sim_rand() % ((r->end - r->start) / r->size) *
+		      r->size;
 	}
 	if (pos + r->size > r->end)
 		pos = r->start;
@@ -175,7 +206,8 @@ static void submit(struct reader *r)
 		s->r = r;
 		s->krq.rq.__sector = pos;
 		s->krq.rq.__data_len = n << 9;
-		s->krq.rq.cmd_flags = REQ_OP_READ;
+		s->krq.rq.cmd_flags = r->turn_group == -4 ? REQ_OP_WRITE :
+							    REQ_OP_READ;
 		s->krq.ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4);
 		INIT_LIST_HEAD(&s->krq.rq.queuelist);
 		INIT_LIST_HEAD(&s->fifo);
@@ -211,7 +243,9 @@ static void complete(struct srq *s, u64 t_end)
 		kick = cs_core_finish(&env.core, &s->krq.rq, now);
 	free(s);
 	if (!--r->pieces) {
-		if (r->turn_group < 0) {
+		if (r->turn_group == -4) {
+			r->at = now;	/* the flusher has more */
+		} else if (r->turn_group < 0) {
 			r->at = now + think;
 		} else {
 			/* Hand the stream to the next thread of the group. */
@@ -233,8 +267,8 @@ static void complete(struct srq *s, u64 t_end)
 
 static void bad_args(void)
 {
-	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-v] [-K]\n"
-	      "           s1 N | s2 T | s2b T | s8 T S\n", stderr);
+	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-w N] [-v] [-K]\n"
+	      "           s1 N | s2 T | s2b T | s8 T S | s10 N\n", stderr);
 	exit(2);
 }
 
@@ -248,7 +282,7 @@ int main(int argc, char **argv)
 	struct hs_params p;
 	const char *sc;
 
-	while ((opt = getopt(argc, argv, "s:d:t:g:c:vK")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:vK")) != -1) {
 		switch (opt) {
 		case 's':
 			if (!strcmp(optarg, "none"))
@@ -277,6 +311,11 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			chunk_kb = atoi(optarg);
+			break;
+		case 'w':
+			nr_wb = atoi(optarg);
+			if (nr_wb < 0 || nr_wb > 32)
+				bad_args();
 			break;
 		default:
 			bad_args();
@@ -340,9 +379,33 @@ int main(int argc, char **argv)
 			rd[i].turn_group = -2;
 		}
 		nr_readers = n;
+	} else if (!strcmp(sc, "s10")) {
+		rd[0].start = 0;
+		rd[0].end = cap / 2;
+		rd[0].size = 128;
+		rd[0].turn_group = -1;
+		for (i = 1; i <= n; i++) {
+			rd[i].start = 0;
+			rd[i].end = cap;
+			rd[i].size = 8;
+			rd[i].turn_group = -3;
+		}
+		nr_readers = n + 1;
 	} else {
 		bad_args();
 	}
+	if (nr_readers + nr_wb > MAX_READERS)
+		bad_args();
+	wb_start = cap / 4 * 3 & ~7ULL;
+	wb_end = cap;
+	wb_pos = wb_start;
+	for (i = nr_readers; i < nr_readers + nr_wb; i++) {
+		rd[i].start = wb_start;
+		rd[i].end = wb_end;
+		rd[i].size = 1024;
+		rd[i].turn_group = -4;
+	}
+	nr_readers += nr_wb;
 	for (i = 0; i < nr_readers; i++) {
 		INIT_LIST_HEAD(&rd[i].ctx.ctx.member);
 		rd[i].ctx.ctx.tgid = 100 + i;
@@ -418,14 +481,28 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < nr_readers; i++)
-		total += rd[i].bytes;
+		if (rd[i].turn_group != -4)
+			total += rd[i].bytes;
 	printf("total %.1f MB/s:", total / secs / 1e6);
 	if (nr_streams) {
 		for (i = 0; i < nr_streams; i++)
 			printf(" %.1f", streams[i].bytes / secs / 1e6);
 	} else {
 		for (i = 0; i < nr_readers; i++)
-			printf(" %.1f", rd[i].bytes / secs / 1e6);
+			if (rd[i].turn_group != -4)
+				printf(" %.1f", rd[i].bytes / secs / 1e6);
+		for (i = 0; i < nr_readers; i++)
+			if (rd[i].turn_group == -3)
+				printf(" %.0f/s", rd[i].bytes / secs /
+				       (rd[i].size << 9));
+	}
+	if (nr_wb) {
+		double wb = 0;
+
+		for (i = 0; i < nr_readers; i++)
+			if (rd[i].turn_group == -4)
+				wb += rd[i].bytes;
+		printf(" w %.1f", wb / secs / 1e6);
 	}
 	printf("\n");
 	if (verbose && kind == SCHED_CTX) {
