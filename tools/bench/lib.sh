@@ -48,6 +48,7 @@ quick)
 	S7_SECS=7 S7_RATE=40
 	S10_DEVS="virtio" S10_SECS=4
 	S8_SECS=2
+	S9_KINDS="idle both" S9_TIMEOUT=30 S9_WARMUP=2
 	S8_CASES="sata:8:2:256:128:buf sata:8:2:256:128:direct sata:8:2:256:128:auto"
 	;;
 *)
@@ -62,6 +63,7 @@ quick)
 	S7_SECS=16 S7_RATE=40
 	S10_DEVS="virtio sata" S10_SECS=10
 	S8_SECS=4
+	S9_KINDS="idle readers writer both" S9_TIMEOUT=60 S9_WARMUP=3
 	S8_CASES="sata:4:1:256:128:buf sata:4:2:256:128:buf sata:4:4:256:128:buf
 		sata:16:1:256:128:buf sata:16:2:256:128:buf sata:16:4:256:128:buf
 		sata:8:2:256:128:direct sata:8:2:256:512:buf sata:8:2:256:1024:buf
@@ -397,3 +399,73 @@ bench_drop_caches() {
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 }
+
+# bench_python_app DIR: copy the host's python3 into DIR for a chroot: the
+# interpreter, its standard library with the compiled .pyc (without tests,
+# IDLE, Tk and the like, which BENCH_PY_CODE does not import) and every
+# library that it or one of its extension modules links, at the host's
+# paths.  Sets BENCH_PY (the interpreter's path inside DIR).
+BENCH_PY_CODE="import json, email.parser, http.client, argparse, decimal, sqlite3, \
+logging, asyncio, unittest, csv, zipfile, tarfile, subprocess, xml.etree.ElementTree"
+bench_python_app() {
+	local dir=$1 stdlib lib
+	BENCH_PY=$(readlink -f "$(command -v python3)") ||
+		{ bench_error "no python3 on the host"; return 1; }
+	stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_path("stdlib"))') ||
+		{ bench_error "python3 has no stdlib path"; return 1; }
+	mkdir -p "$dir$(dirname "$BENCH_PY")" "$dir$stdlib" || return 1
+	cp "$BENCH_PY" "$dir$BENCH_PY" ||
+		{ bench_error "copying $BENCH_PY failed"; return 1; }
+	tar -C "$stdlib" -cf - --exclude=./test --exclude=./idlelib \
+		--exclude=./tkinter --exclude=./turtledemo --exclude=./lib2to3 \
+		--exclude=./ensurepip --exclude=./site-packages \
+		--exclude=./dist-packages . | tar -C "$dir$stdlib" -xf - ||
+		{ bench_error "copying $stdlib failed"; return 1; }
+	for lib in $(ldd "$BENCH_PY" "$stdlib"/lib-dynload/*.so 2>/dev/null |
+		     awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+			  $1 ~ /^\// && $1 !~ /:$/ { print $1 }' | sort -u); do
+		if ! mkdir -p "$dir$(dirname "$lib")" ||
+		   ! cp -L "$lib" "$dir$lib"; then
+			bench_error "copying $lib failed"
+			return 1
+		fi
+	done
+}
+
+# bench_python_start DIR: one start-up of the copy in DIR.
+bench_python_start() {
+	chroot "$1" "$BENCH_PY" -c "$BENCH_PY_CODE"
+}
+
+# bench_ext4 DEV: ext4 over DEV's first 16 GiB, mounted at BENCH_MNT (S3,
+# S9).  Few inodes and a small journal keep mkfs short under TCG; every
+# table is initialised now, so that no lazy-init thread writes during the
+# runs.
+bench_ext4() {
+	local dev=$1
+	bench_set_sched "$dev" mq-deadline || return 1
+	mkdir -p "$BENCH_MNT"
+	mkfs.ext4 -q -F -N 100000 -J size=64 \
+		-E lazy_itable_init=0,lazy_journal_init=0 "/dev/$dev" 16G ||
+		{ bench_error "mkfs.ext4 failed"; return 1; }
+	mount -o noatime "/dev/$dev" "$BENCH_MNT" ||
+		{ bench_error "mount failed"; return 1; }
+}
+
+# bench_overwrite FILE MB: in the background, the seed's dd loop that
+# overwrites FILE's first MB MiB in place (S3, S9); BENCH_WPID is the
+# loop's pid.  Its trap ends the running dd, so that kill stops it at once.
+bench_overwrite() {
+	local file=$1 mb=$2
+	(
+		trap 'kill $dd 2>/dev/null; exit 0' TERM
+		while :; do
+			dd if=/dev/zero of="$file" bs=4M count=$((mb / 4)) \
+				conv=notrunc status=none &
+			dd=$!
+			wait $dd
+		done
+	) &
+	BENCH_WPID=$!
+}
+

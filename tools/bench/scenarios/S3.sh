@@ -14,14 +14,8 @@ tree=$mnt/tree
 big=$mnt/big
 big_mb=512
 
-# The file system covers the first 16 GiB; few inodes and a small
-# journal keep mkfs short under TCG (everything is initialised now, so
-# that no lazy-init thread writes during the runs).
-bench_set_sched "$dev" mq-deadline || exit 1
-mkdir -p "$mnt"
-mkfs.ext4 -q -F -N 100000 -J size=64 -E lazy_itable_init=0,lazy_journal_init=0 \
-	"/dev/$dev" 16G || { bench_error "mkfs.ext4 failed"; exit 1; }
-mount -o noatime "/dev/$dev" "$mnt" || { bench_error "mount failed"; exit 1; }
+# The file system covers the first 16 GiB (bench_ext4).
+bench_ext4 "$dev" || exit 1
 # A source tree's worth of small files: S3_FILES files of 0.5-64 KiB
 # (log-uniform) in top-level directories of 50, which ext4 spreads over the
 # block groups.  Deterministic, so every boot reads the same tree.
@@ -73,18 +67,9 @@ for rep in $(seq 0 $((BENCH_REPS - 1))); do
 			readside solo
 		fi
 		bench_drop_caches
-		# The writer: the seed's dd loop, overwriting in place.  Its
-		# trap ends the running dd, so that kill stops it at once.
-		(
-			trap 'kill $dd 2>/dev/null; exit 0' TERM
-			while :; do
-				dd if=/dev/zero of="$big" bs=4M count=$((big_mb / 4)) \
-					conv=notrunc status=none &
-				dd=$!
-				wait $dd
-			done
-		) &
-		wpid=$!
+		# The writer: the seed's dd loop, overwriting in place.
+		bench_overwrite "$big" "$big_mb"
+		wpid=$BENCH_WPID
 		sleep "$S3_WARMUP"
 		readside writer
 		kill "$wpid" 2>/dev/null
