@@ -54,7 +54,10 @@ threads=$(awk '{print $2}' /tmp/churn.out)
 merged=$(cs_stat /dev/churn coop_merged)
 split=$(cs_stat /dev/churn coop_split)
 cs_log "$threads threads, $merged merges, $split splits"
-[ "$threads" -ge "$(cs_size 1000 100)" ] || cs_fail "only $threads threads"
+# Enough churn for the stress to mean something; the rate is the VM's.
+# On 6.1 under TCG 60 s gave 825 to 1105 threads with one module (981
+# with baf7078's): a floor of 1000 failed at random.
+[ "$threads" -ge "$(cs_size 600 100)" ] || cs_fail "only $threads threads"
 [ "$merged" -ge 50 ] || cs_fail "only $merged merges"
 [ "$split" -ge 1 ] || cs_fail "no split"
 cs_check_idle /dev/churn
