@@ -465,6 +465,21 @@ static void cs_test_model_ab_noseek_noise(struct kunit *test)
 }
 
 /*
+ * ... nor does a busy host's noise that swings the windows by 3x either
+ * way (a virtio disk beside another guest: pairs from 0.42 to 4.9).
+ */
+static void cs_test_model_ab_noseek_swings(struct kunit *test)
+{
+	struct km_ab ab = { .ser = 100, .par = 100, .par2 = 100, .secs = 600,
+			    .noise = 75, .no_seek_cost = true,
+			    .want = CS_MODE_SERIAL };
+
+	km_ab_run(&ab);
+	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
+	KUNIT_EXPECT_EQ(test, ab.flips, 0U);
+}
+
+/*
  * ... but a drive whose cache hid its seeks from the samples, on which
  * SERIAL delivers four times more, goes SERIAL at the first measurement
  * (all seven pairs of it).
@@ -1052,6 +1067,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_ab_close),
 	KUNIT_CASE(cs_test_model_ab_changes),
 	KUNIT_CASE(cs_test_model_ab_noseek_noise),
+	KUNIT_CASE(cs_test_model_ab_noseek_swings),
 	KUNIT_CASE(cs_test_model_ab_cache_hid_seeks),
 	KUNIT_CASE(cs_test_model_gain),
 	KUNIT_CASE(cs_test_model_memory),
