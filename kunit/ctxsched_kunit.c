@@ -261,6 +261,32 @@ static void cs_test_idle_seeky(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
 }
 
+/*
+ * Issue 15: a boosted queue that may lead (a program starting, where
+ * distance costs time) is idled for, seeky or not and in either mode,
+ * while it thinks within twice slice_idle.
+ */
+static void cs_test_idle_boosted(struct kunit *test)
+{
+	struct cs_idle_input in = cs_seq_reader();
+
+	in.seeky = true;
+	in.ttime_mean = 12 * MS;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	in.boosted = true;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_QUEUE);
+	KUNIT_EXPECT_EQ(test, cs_idle_window(CS_IDLE_QUEUE, in.boosted,
+					     in.slice_idle, in.group_idle),
+			16 * MS);
+	in.idle_pays = false;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_QUEUE);
+	in.ttime_mean = 17 * MS;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+	in.ttime_mean = 12 * MS;
+	in.ctx_alive = false;
+	KUNIT_EXPECT_EQ(test, cs_idle_decision(&in), CS_IDLE_NONE);
+}
+
 static void cs_test_idle_merged(struct kunit *test)
 {
 	struct cs_idle_input in = cs_seq_reader();
@@ -353,6 +379,7 @@ static struct kunit_case cs_idle_cases[] = {
 	KUNIT_CASE(cs_test_idle_think_time),
 	KUNIT_CASE(cs_test_idle_seeky),
 	KUNIT_CASE(cs_test_idle_merged),
+	KUNIT_CASE(cs_test_idle_boosted),
 	KUNIT_CASE(cs_test_idle_credit),
 	KUNIT_CASE(cs_test_idle_disabled),
 	{}
@@ -444,7 +471,96 @@ static void cs_test_preempt_meta(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cs_should_preempt(&in));
 }
 
+/* Issue 15: a boosted queue preempts one of its class that is not. */
+static void cs_test_preempt_boost(struct kunit *test)
+{
+	struct cs_preempt_input in = {
+		.new_class = CS_CLASS_BE, .new_sync = true, .new_boosted = true,
+		.active_class = CS_CLASS_BE, .active_sync = true,
+		.sync_waits = true,
+	};
+
+	KUNIT_EXPECT_TRUE(test, cs_should_preempt(&in));
+	in.active_sync = false;
+	KUNIT_EXPECT_TRUE(test, cs_should_preempt(&in));
+	/* Not another boosted queue, nor a higher class. */
+	in.active_sync = true;
+	in.active_boosted = true;
+	KUNIT_EXPECT_FALSE(test, cs_should_preempt(&in));
+	in.active_boosted = false;
+	in.active_class = CS_CLASS_RT;
+	KUNIT_EXPECT_FALSE(test, cs_should_preempt(&in));
+	/* Without the boost, a sync queue does not preempt a sync one. */
+	in.active_class = CS_CLASS_BE;
+	in.new_boosted = false;
+	KUNIT_EXPECT_FALSE(test, cs_should_preempt(&in));
+}
+
+/* Issue 15: who is boosted, and for how long. */
+static void cs_test_boost_life(struct kunit *test)
+{
+	u64 budget = 8000 * MS, now = 100000 * MS;
+
+	/* New queues and queues quiet for CS_BOOST_GAP. */
+	KUNIT_EXPECT_TRUE(test, cs_boost_starts(true, budget, true, false, 0,
+						now));
+	KUNIT_EXPECT_TRUE(test, cs_boost_starts(true, budget, false, false,
+						now - CS_BOOST_GAP, now));
+	KUNIT_EXPECT_FALSE(test, cs_boost_starts(true, budget, false, false,
+						 now - CS_BOOST_GAP + 1, now));
+	KUNIT_EXPECT_FALSE(test, cs_boost_starts(true, budget, false, false, 0,
+						 now));
+	/* Not a stream that pauses. */
+	KUNIT_EXPECT_FALSE(test, cs_boost_starts(true, budget, false, true,
+						 now - CS_BOOST_GAP, now));
+	/* Off with low_latency or a budget of 0. */
+	KUNIT_EXPECT_FALSE(test, cs_boost_starts(false, budget, true, false, 0,
+						 now));
+	KUNIT_EXPECT_FALSE(test, cs_boost_starts(true, 0, true, false, 0, now));
+	/* A seeky queue keeps it until its budget or its time is used. */
+	KUNIT_EXPECT_FALSE(test, cs_boost_ends(false, budget - 1, budget,
+					       now + 1, now));
+	KUNIT_EXPECT_TRUE(test, cs_boost_ends(false, budget, budget, now + 1,
+					      now));
+	KUNIT_EXPECT_TRUE(test, cs_boost_ends(false, 0, budget, now, now));
+	/* A stream ends it as soon as it shows itself one. */
+	KUNIT_EXPECT_TRUE(test, cs_boost_ends(true, 0, budget, now + 1, now));
+}
+
+/*
+ * Issue 15: boosted queues lead by CS_BOOST_LEAD at most, and over time
+ * get at most 40% of the disk while others wait.
+ */
+static void cs_test_boost_lead(struct kunit *test)
+{
+	u64 lead = 0, boosted = 0, other = 0, turn = 30 * MS;
+	unsigned int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (cs_boost_leads(lead)) {
+			lead = cs_boost_lead_add(lead, true, true, turn);
+			boosted += turn;
+		} else {
+			lead = cs_boost_lead_add(lead, false, true, turn);
+			other += turn;
+		}
+		KUNIT_EXPECT_LE(test, lead, CS_BOOST_LEAD + turn);
+	}
+	KUNIT_EXPECT_LE(test, boosted * 100, (boosted + other) * 41);
+	KUNIT_EXPECT_GE(test, boosted * 100, (boosted + other) * 39);
+	/* Alone, a boosted queue owes nobody. */
+	KUNIT_EXPECT_EQ(test, cs_boost_lead_add(0, true, false, turn), 0ULL);
+	/* A long turn does not build an unbounded debt. */
+	KUNIT_EXPECT_LE(test, cs_boost_lead_add(0, true, true, 10000 * MS),
+			2 * CS_BOOST_LEAD);
+	KUNIT_EXPECT_EQ(test, cs_boost_lead_add(turn, false, true, 2 * turn),
+			0ULL);
+}
+
 static struct kunit_case cs_order_cases[] = {
+	KUNIT_CASE(cs_test_preempt_boost),
+	KUNIT_CASE(cs_test_boost_life),
+	KUNIT_CASE(cs_test_boost_lead),
 	KUNIT_CASE(cs_test_preempt_meta),
 	KUNIT_CASE(cs_test_preempt_class),
 	KUNIT_CASE(cs_test_preempt_sync),

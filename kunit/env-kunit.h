@@ -71,10 +71,22 @@ static inline void cs_env_lock_held(struct cs_core *core)
 	__w;								\
 })
 
-/* Checked like a printk, printed nowhere. */
+#ifdef CS_ENV_TRACE
+/* The simulator's trace (tools/sim, -T). */
+void cs_env_trace(struct cs_core *core, const char *fmt, va_list ap);
+#endif
+
+/* Checked like a printk; printed only by the simulator's trace. */
 static inline __printf(2, 3) void cs_env_log(struct cs_core *core,
 					     const char *fmt, ...)
 {
+#ifdef CS_ENV_TRACE
+	va_list ap;
+
+	va_start(ap, fmt);
+	cs_env_trace(core, fmt, ap);
+	va_end(ap);
+#endif
 }
 
 static inline void cs_env_timer_arm(struct cs_core *core, u64 when)
@@ -132,9 +144,15 @@ static inline unsigned short cs_env_rq_ioprio(struct request *rq)
 	return container_of(rq, struct cs_krq, rq)->ioprio;
 }
 
+#ifdef CS_ENV_TRACE
+/* The simulator names queues by the reader that created them. */
+extern pid_t cs_env_sim_pid;
+#define cs_env_pid()	cs_env_sim_pid
+#else
 static inline pid_t cs_env_pid(void)
 {
 	return 1;
 }
+#endif
 
 #endif /* CTXSCHED_ENV_KUNIT_H */

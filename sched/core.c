@@ -168,6 +168,8 @@ void cs_busy_account(struct cs_core *core, struct cs_queue *cq, int d)
 	core->nr_busy_level[cq->prio_class][cq->level] += d;
 	if (cs_queue_sync(cq))
 		core->nr_busy_sync[cq->prio_class] += d;
+	if (cq->flags & CSQ_BOOST)
+		core->nr_busy_boost += d;
 }
 
 /*
@@ -287,12 +289,132 @@ struct cs_queue *cs_core_bio_queue(struct cs_core *core, struct cs_ctx *ctx,
 	return core->async_q[pclass][level];
 }
 
+static unsigned int cs_busy_queues(const struct cs_core *core)
+{
+	return core->nr_busy[CS_CLASS_RT] + core->nr_busy[CS_CLASS_BE] +
+	       core->nr_busy[CS_CLASS_IDLE];
+}
+
+/*
+ * Disks lie about rotating in one direction only (virtual disks, arrays
+ * and LUNs say they rotate); feeding the model costs a fast disk CPU on
+ * every request, so one that says it does not rotate is parallel without
+ * measuring.
+ */
+static bool cs_learns(const struct cs_core *core)
+{
+	return core->model.rotational;
+}
+
+/* Entry points note the time, for what runs without it (cs_expire()). */
+static void cs_tick(struct cs_core *core, u64 now)
+{
+	core->clock = max(core->clock, now);
+}
+
+static void cs_boost_end(struct cs_core *core, struct cs_queue *cq,
+			 const char *why)
+{
+	if (cq->queued)
+		core->nr_busy_boost--;
+	cq->flags &= ~CSQ_BOOST;
+	cs_log_q(core, cq, "boost ends (%s)", why);
+}
+
+/*
+ * The disk spent @dt on @cq's behalf (a request of it, or an idle window
+ * kept for it): count that in the boosted queues' lead.
+ */
+static void cs_boost_charge(struct cs_core *core, struct cs_queue *cq,
+			    bool boosted, u64 dt)
+{
+	bool others = cs_busy_queues(core) > core->nr_busy_boost;
+
+	if (boosted && cq)
+		cq->boost_served += dt;
+	core->boost_lead = cs_boost_lead_add(core->boost_lead, boosted,
+					     others, dt);
+}
+
+/*
+ * Boosted queues may go ahead of others now: within their lead, on a disk
+ * that says it rotates (the only kind that boosts) and where distance
+ * costs time (in SERIAL mode, or in PARALLEL mode where the disk's queue
+ * serves streams side by side from its cache but a far read still seeks),
+ * and not while the model compares the modes (a boost costs the streams
+ * throughput by design, which the comparison would count against the mode
+ * it ran in).
+ */
+static bool cs_boost_may_lead(const struct cs_core *core)
+{
+	return cs_learns(core) && cs_boost_leads(core->boost_lead) &&
+	       (core->mode == CS_MODE_SERIAL ||
+		cs_model_seek_cost(&core->model)) &&
+	       !cs_model_measuring(&core->model);
+}
+
+/* Its recent requests show @cq a stream. */
+static bool cs_queue_stream(const struct cs_queue *cq)
+{
+	return !cs_seeky(&cq->seek) &&
+	       ((cq->flags & CSQ_SLICE_USED) || cq->seek.nr >= 32);
+}
+
+/* End @cq's boost if it is over (cs_boost_ends()). */
+static void cs_boost_review(struct cs_core *core, struct cs_queue *cq,
+			    u64 now)
+{
+	if (!cs_queue_boosted(cq) ||
+	    !cs_boost_ends(cs_queue_stream(cq), cq->boost_served,
+			   cs_tun(core, CS_T_BOOST), cq->boost_until, now))
+		return;
+	cs_boost_end(core, cq, cs_queue_stream(cq) ? "a stream" :
+			       now >= cq->boost_until ? "time" : "used");
+}
+
+/* A boosted queue that may lead now. */
+static bool cs_queue_leads(const struct cs_core *core,
+			   const struct cs_queue *cq)
+{
+	return cs_queue_boosted(cq) && cs_boost_may_lead(core);
+}
+
+/*
+ * A seeky queue that shares its class's seeky window: one that is not
+ * boosted, or whose boost may not lead now.
+ */
+static bool cs_queue_pooled(const struct cs_core *core,
+			    const struct cs_queue *cq)
+{
+	return cs_queue_seeky(cq) && !cs_queue_leads(core, cq);
+}
+
+/* A boosted queue is about: it has requests, or had one very recently. */
+static bool cs_boost_near(const struct cs_core *core, u64 now)
+{
+	return core->boost_last && cs_boost_may_lead(core) &&
+	       cs_since(now, core->boost_last) <
+	       2 * cs_tun(core, CS_T_SLICE_IDLE);
+}
+
+/* An idle window ends: a boosted queue's counts as its disk time. */
+static void cs_idle_ended(struct cs_core *core, u64 now)
+{
+	struct cs_queue *cq = core->active;
+
+	if (cq && cs_queue_boosted(cq))
+		cs_boost_charge(core, cq, true,
+				cs_since(min(now, core->idle_until),
+					 core->idle_since));
+}
+
 static void cs_cancel_idle(struct cs_core *core)
 {
 	if (core->idling == CS_IDLE_NONE)
 		return;
 	/* A callback already running finds CS_IDLE_NONE and does nothing. */
 	cs_env_timer_cancel(core);
+	cs_idle_ended(core, core->clock);
 	core->idling = CS_IDLE_NONE;
 }
 
@@ -300,6 +422,7 @@ static void cs_cancel_idle(struct cs_core *core)
 static void cs_start_idle(struct cs_core *core, enum cs_idle kind, u64 until)
 {
 	core->idling = kind;
+	core->idle_since = core->clock;
 	core->idle_until = until;
 	cs_env_timer_arm(core, until);
 }
@@ -311,9 +434,11 @@ static void cs_expire(struct cs_core *core, bool preempted)
 
 	cs_cancel_idle(core);
 	core->active = NULL;
-	core->stream_served = !cs_queue_seeky(cq);
-	cs_log_q(core, cq, "slice expired%s dispatched=%u", preempted ?
-		 " (preempted)" : "", cq->slice_dispatch);
+	cs_boost_review(core, cq, core->clock);
+	core->stream_served = !cs_queue_pooled(core, cq);
+	cs_log_q(core, cq, "slice expired%s dispatched=%u lead=%llu us",
+		 preempted ? " (preempted)" : "", cq->slice_dispatch,
+		 (unsigned long long)(core->boost_lead / NSEC_PER_USEC));
 	cq->slice_end = 0;
 	cq->slice_dispatch = 0;
 	cq->flags &= ~(CSQ_FIFO_USED | CSQ_SLICE_WAIT);
@@ -343,9 +468,11 @@ static bool cs_should_preempt_active(struct cs_core *core,
 	in.new_class = cq->prio_class;
 	in.new_sync = cs_queue_sync(cq);
 	in.new_meta = meta;
+	in.new_boosted = cs_queue_leads(core, cq);
 	in.active_class = active->prio_class;
 	in.active_sync = cs_queue_sync(active);
 	in.active_meta = active->meta_queued;
+	in.active_boosted = cs_queue_boosted(active);
 	/* @cq has a request queued now, so it counts itself. */
 	in.sync_waits = cs_queue_sync(cq) &&
 			core->nr_busy_sync[cq->prio_class] > 1;
@@ -436,7 +563,7 @@ static struct cs_queue *cs_seeky_waiting(const struct cs_core *core,
 	struct cs_queue *cq;
 
 	list_for_each_entry(cq, &core->rr[pclass], rr)
-		if (cs_queue_seeky(cq))
+		if (cs_queue_pooled(core, cq))
 			return cq;
 	return NULL;
 }
@@ -476,6 +603,7 @@ static enum cs_idle cs_idle_for(struct cs_core *core, struct cs_queue *cq)
 	in.ttime_valid = cs_ttime_valid(&cq->ttime);
 	in.ttime_mean = cq->ttime.mean;
 	in.merged = cs_queue_coop(cq);
+	in.boosted = cs_queue_leads(core, cq);
 	in.slice_idle = cs_tun(core, CS_T_SLICE_IDLE);
 	in.group_idle = cs_tun(core, CS_T_GROUP_IDLE);
 	/* The active queue itself is counted as busy only if queued. */
@@ -494,7 +622,7 @@ static bool cs_arm_idle(struct cs_core *core, struct cs_queue *cq, u64 now)
 
 	if (kind == CS_IDLE_NONE)
 		return false;
-	wait = cs_idle_window(kind, cs_queue_coop(cq),
+	wait = cs_idle_window(kind, cs_queue_coop(cq) || cs_queue_leads(core, cq),
 			      cs_tun(core, CS_T_SLICE_IDLE),
 			      cs_tun(core, CS_T_GROUP_IDLE));
 	/*
@@ -536,12 +664,40 @@ bool cs_queue_coop(const struct cs_queue *cq)
 	       cq->nr_members > 1;
 }
 
+/*
+ * A sync queue that gets a request: start its boost if it is new or was
+ * quiet for long, end a boost that ran out of time, note a boosted one.
+ */
+static void cs_boost_check(struct cs_core *core, struct cs_queue *cq,
+			   u64 now)
+{
+	bool quiet = !cq->queued && !cq->dispatched;
+
+	if (!cs_queue_sync(cq) || (cq->flags & CSQ_FALLBACK) || !cs_learns(core))
+		return;
+	cs_boost_review(core, cq, now);
+	if (!cs_queue_boosted(cq) && quiet &&
+	    cs_boost_starts(cs_tun(core, CS_T_LOW_LATENCY),
+			    cs_tun(core, CS_T_BOOST),
+			    !cq->last_done && !cq->seek.nr,
+			    cs_queue_stream(cq), cq->last_done, now)) {
+		cq->flags |= CSQ_BOOST;
+		cq->boost_until = now + CS_BOOST_TIME;
+		cq->boost_served = 0;
+		core->stats.boosted++;
+		cs_log_q(core, cq, "boost");
+	}
+	if (cs_queue_boosted(cq))
+		core->boost_last = now;
+}
+
 static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
 			   struct request *rq, u64 now)
 {
 	u64 dist;
 
 	cs_update_prio(core, cq, rq);
+	cs_boost_check(core, cq, now);
 	/* It was thinking if nothing of it was queued or in flight. */
 	if (cq->last_done && !cq->queued && !cq->dispatched &&
 	    now > cq->last_done)
@@ -577,6 +733,7 @@ static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
 	} else if (cs_should_preempt_active(core, cq,
 					    cs_rq_state(rq) & CS_RQ_META)) {
 		core->stats.preempted++;
+		core->stats.boost_preempted += cs_queue_leads(core, cq);
 		cs_log_q(core, cq, "preempts cs%d%c%c", core->active->pid,
 			 cs_queue_sync(core->active) ? 'S' : 'A',
 			 cs_class_char(core->active));
@@ -602,17 +759,6 @@ static void cs_unqueue(struct cs_core *core, struct request *rq)
 		core->nr_queued--;
 		cs_rq_move(rq, 0);
 	}
-}
-
-/*
- * Disks lie about rotating in one direction only (virtual disks, arrays
- * and LUNs say they rotate); feeding the model costs a fast disk CPU on
- * every request, so one that says it does not rotate is parallel without
- * measuring.
- */
-static bool cs_learns(const struct cs_core *core)
-{
-	return core->model.rotational;
 }
 
 /* A request leaves the driver without a completion to account. */
@@ -675,6 +821,7 @@ void cs_core_insert(struct cs_core *core, struct request *rq,
 
 	cs_env_lock_held(core);
 
+	cs_tick(core, now);
 	if (cs_env_warn_on(core, state & (CS_RQ_QUEUED | CS_RQ_HEAD))) {
 		cs_unqueue(core, rq);
 		core->stats.repaired++;
@@ -784,12 +931,6 @@ static struct request *cs_choose_request(struct cs_core *core,
 	return cs_next_by_position(core, cq);
 }
 
-static unsigned int cs_busy_queues(struct cs_core *core)
-{
-	return core->nr_busy[CS_CLASS_RT] + core->nr_busy[CS_CLASS_BE] +
-	       core->nr_busy[CS_CLASS_IDLE];
-}
-
 static bool cs_parallel_mode(const struct cs_core *core)
 {
 	return core->mode == CS_MODE_PARALLEL;
@@ -821,6 +962,14 @@ static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
 
 	if (cq->prio_class == CS_CLASS_IDLE)
 		return 1;
+	/*
+	 * A boosted queue's next read finds at most one request of each
+	 * other queue ahead of it, in any mode: a rotating disk's own
+	 * queue serves the nearest first, so a far read can wait behind a
+	 * stream's whole queue.
+	 */
+	if (!cs_queue_boosted(cq) && cs_boost_near(core, now))
+		return 1;
 	if (!cs_queue_sync(cq)) {
 		since = core->last_delayed_sync ?
 			cs_since(now, core->last_delayed_sync) : U64_MAX;
@@ -833,7 +982,7 @@ static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
 					     cs_tun(core, CS_T_SLICE_SYNC),
 					     cq->dispatched);
 	}
-	/* Alone on the disk, or on a parallel one, no cap but the device's. */
+	/* On a parallel disk, or alone, no cap but the device's. */
 	if (parallel || cs_busy_queues(core) == 1)
 		return UINT_MAX;
 	return quantum;
@@ -911,6 +1060,20 @@ static bool cs_seeky_room(const struct cs_core *core, u64 now)
 	       now + (n + 1) * cost <= core->seeky_until;
 }
 
+/* The first boosted queue of @pclass waiting, while boosts may lead. */
+static struct cs_queue *cs_boost_waiting(const struct cs_core *core,
+					 enum cs_prio_class pclass)
+{
+	struct cs_queue *cq;
+
+	if (!cs_boost_may_lead(core))
+		return NULL;
+	list_for_each_entry(cq, &core->rr[pclass], rr)
+		if (cs_queue_boosted(cq))
+			return cq;
+	return NULL;
+}
+
 /* The first queue of @pclass waiting that is not a seeky sync one. */
 static struct cs_queue *cs_stream_waiting(const struct cs_core *core,
 					  enum cs_prio_class pclass)
@@ -918,7 +1081,7 @@ static struct cs_queue *cs_stream_waiting(const struct cs_core *core,
 	struct cs_queue *cq;
 
 	list_for_each_entry(cq, &core->rr[pclass], rr)
-		if (!cs_queue_seeky(cq))
+		if (!cs_queue_pooled(core, cq))
 			return cq;
 	return NULL;
 }
@@ -967,7 +1130,7 @@ static struct cs_queue *cs_seeky_next(struct cs_core *core,
 /* The active seeky queue has a request that the full window cannot take. */
 static bool cs_seeky_full(struct cs_core *core, struct cs_queue *cq, u64 now)
 {
-	return cq->queued && cs_queue_seeky(cq) &&
+	return cq->queued && cs_queue_pooled(core, cq) &&
 	       cs_seeky_window(core, cq->prio_class, now) &&
 	       !cs_seeky_room(core, now);
 }
@@ -1027,6 +1190,9 @@ static struct cs_queue *cs_select_queue(struct cs_core *core, u64 now)
 	}
 
 	for (pclass = CS_CLASS_RT; pclass < CS_NR_CLASSES; pclass++) {
+		cq = cs_boost_waiting(core, pclass);
+		if (cq)
+			goto found;
 		cq = cs_seeky_next(core, pclass, now, &wait);
 		if (wait)
 			return NULL;
@@ -1045,8 +1211,9 @@ static struct cs_queue *cs_select_queue(struct cs_core *core, u64 now)
 					      CS_IDLE_CLASS_GRACE);
 			return NULL;
 		}
+found:
 		cs_set_active(core, cq);
-		if (core->mode == CS_MODE_SERIAL && cs_queue_seeky(cq) &&
+		if (core->mode == CS_MODE_SERIAL && cs_queue_pooled(core, cq) &&
 		    !cs_seeky_window(core, pclass, now))
 			cs_open_seeky_window(core, cq, now);
 		return cq;
@@ -1101,7 +1268,7 @@ static void cs_start_slice(struct cs_core *core, struct cs_queue *cq,
 	cq->slice_end = now + cs_slice_for(core, cq) + cq->slice_credit;
 	cq->slice_credit = 0;
 	/* A seeky queue's turn ends with its class's window. */
-	if (cs_queue_seeky(cq) && cs_seeky_window(core, cq->prio_class, now))
+	if (cs_queue_pooled(core, cq) && cs_seeky_window(core, cq->prio_class, now))
 		cq->slice_end = min(cq->slice_end, core->seeky_until);
 	cs_log_q(core, cq, "slice %llu us",
 		 (unsigned long long)((cq->slice_end - now) / NSEC_PER_USEC));
@@ -1203,6 +1370,7 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 
 	cs_env_lock_held(core);
 
+	cs_tick(core, now);
 	cs_model_step(core, now);
 	rq = list_first_entry_or_null(&core->dispatch, struct request,
 				      queuelist);
@@ -1225,8 +1393,12 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 	}
 	core->stalled = false;
 	sync = rq_is_sync(rq);
+	cq = cs_rq_queue(rq);
 	cs_rq_set_state(rq, (cs_rq_state(rq) & CS_RQ_TIMED) | CS_RQ_DRIVER |
-			(sync ? CS_RQ_SYNC : 0));
+			(sync ? CS_RQ_SYNC : 0) |
+			(cq && cs_queue_boosted(cq) ? CS_RQ_BOOST : 0));
+	if (!core->in_driver[0] && !core->in_driver[1])
+		core->svc_start = now;
 	core->in_driver[sync]++;
 	core->head = blk_rq_pos(rq) + blk_rq_sectors(rq);
 	core->stats.dispatched++;
@@ -1252,6 +1424,8 @@ static bool cs_request_done(struct cs_core *core, struct cs_queue *cq,
 	cq->dispatched--;
 	cs_present(core, cq, before);
 	cq->last_done = now;
+	if (cs_queue_boosted(cq))
+		core->boost_last = now;
 	if (cq->prio_class != CS_CLASS_IDLE)
 		core->last_busy = now;
 	if ((state & (CS_RQ_SYNC | CS_RQ_TIMED)) ==
@@ -1295,6 +1469,7 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 
 	cs_env_lock_held(core);
 
+	cs_tick(core, now);
 	if (cs_env_warn_on(core, state & (CS_RQ_QUEUED | CS_RQ_HEAD))) {
 		cs_unqueue(core, rq);
 		core->stats.repaired++;
@@ -1302,6 +1477,10 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 	if (state & CS_RQ_DRIVER) {
 		core->in_driver[!!(state & CS_RQ_SYNC)]--;
 		core->stats.completed++;
+		/* One at a time, as where boosts lead: its share of the disk. */
+		cs_boost_charge(core, cq, state & CS_RQ_BOOST,
+				cs_since(now, core->svc_start));
+		core->svc_start = now;
 		if (cs_learns(core))
 			cs_model_complete(&core->model,
 					  cs_rq_dispatched_bytes(rq),
@@ -1401,8 +1580,10 @@ bool cs_core_idle_timer(struct cs_core *core, u64 now)
 
 	cs_env_lock_held(core);
 
+	cs_tick(core, now);
 	if (kind == CS_IDLE_NONE || now < core->idle_until)
 		return false;
+	cs_idle_ended(core, now);
 	core->idling = CS_IDLE_NONE;
 	if (cq && !cq->queued) {
 		core->stats.idle_expired++;

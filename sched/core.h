@@ -34,6 +34,7 @@ enum cs_tunable {
 	CS_T_GROUP_BY,			/* enum cs_group_by */
 	CS_T_MAX_REQUEST_KB,		/* 0: no cap */
 	CS_T_DEVICE_MODE,		/* enum cs_mode_force */
+	CS_T_BOOST,			/* 0: no boosts */
 	CS_NR_TUNABLES,
 };
 
@@ -68,6 +69,7 @@ void cs_tunables_defaults(u64 *tun);
 #define CSQ_KEYED	BIT(6)	/* on cs_core.keyed, as a process's queue */
 #define CSQ_SLICE_WAIT	BIT(7)	/* its slice starts at its first completion */
 #define CSQ_SLICE_USED	BIT(8)	/* its last slice ran to its end */
+#define CSQ_BOOST	BIT(9)	/* boosted as a program starting */
 
 /**
  * struct cs_queue - requests of one I/O context, of several that
@@ -98,6 +100,9 @@ void cs_tunables_defaults(u64 *tun);
  * @ttime: think time: from the completion of its last request to the
  *	arrival of the next, when nothing else of it was queued or in flight
  * @last_done: completion time of its last request, ns (0: none yet)
+ * @boost_until: with CSQ_BOOST, when the boost runs out, ns
+ * @boost_served: with CSQ_BOOST, the disk's time its requests and idle
+ *	windows took since its boost began, ns
  * @turn: cs_core.turns when it last became the active queue
  * @members: the contexts (cs_ctx.member) whose sync requests it serves
  * @nr_members: entries on @members
@@ -124,6 +129,8 @@ struct cs_queue {
 	struct cs_seek seek;
 	struct cs_ttime ttime;
 	u64 last_done;
+	u64 boost_until;
+	u64 boost_served;
 	unsigned int turn;
 	struct list_head members;
 	unsigned int nr_members;
@@ -174,6 +181,8 @@ struct cs_stats {
 	u64 cap_refused;
 	u64 kicks;
 	u64 repaired;
+	u64 boosted;
+	u64 boost_preempted;
 };
 
 /**
@@ -194,6 +203,15 @@ struct cs_stats {
  * @nr_busy_sync: per class, the sync ones among them
  * @nr_present_sync: sync queues with requests queued or in the driver
  * @active: queue owning the disk, or NULL
+ * @clock: the latest time an entry point was called with, ns
+ * @svc_start: when the disk began serving the request that completes next
+ *	(its dispatch to an idle disk, or the previous completion), ns
+ * @idle_since: when the armed idle window began, ns
+ * @nr_busy_boost: boosted queues with requests queued
+ * @boost_lead: boosted queues' lead over waiting ones (cs_boost_lead_add()),
+ *	ns
+ * @boost_last: when a boosted queue last had a request queued or
+ *	completed, ns (0: never)
  * @turns: queues that became active so far (wraps)
  * @idling: why the idle timer is armed (CS_IDLE_NONE: it is not)
  * @idle_until: when the armed idle window ends, ns
@@ -233,6 +251,12 @@ struct cs_core {
 	unsigned int nr_busy_sync[CS_NR_CLASSES];
 	unsigned int nr_present_sync;
 	struct cs_queue *active;
+	u64 clock;
+	u64 svc_start;
+	u64 idle_since;
+	unsigned int nr_busy_boost;
+	u64 boost_lead;
+	u64 boost_last;
 	unsigned int turns;
 	enum cs_idle idling;
 	u64 idle_until;
@@ -273,6 +297,11 @@ static inline bool cs_queue_sync(const struct cs_queue *cq)
 static inline bool cs_queue_seeky(const struct cs_queue *cq)
 {
 	return cs_queue_sync(cq) && cs_seeky(&cq->seek);
+}
+
+static inline bool cs_queue_boosted(const struct cs_queue *cq)
+{
+	return cq->flags & CSQ_BOOST;
 }
 
 static inline char cs_class_char(const struct cs_queue *cq)

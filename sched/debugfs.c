@@ -96,6 +96,10 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "cap_refused %llu\n", st->cap_refused);
 	seq_printf(m, "kicks %llu\n", st->kicks);
 	seq_printf(m, "repaired %llu\n", st->repaired);
+	seq_printf(m, "boosted %llu\n", st->boosted);
+	seq_printf(m, "boost_preempted %llu\n", st->boost_preempted);
+	seq_printf(m, "boost_lead_us %llu\n",
+		   div_u64(core->boost_lead, NSEC_PER_USEC));
 	seq_printf(m, "async_depth %u\n", READ_ONCE(cd->async_depth));
 	cs_dbg_put(cd);
 	return 0;
@@ -107,7 +111,7 @@ static void cs_show_queue(struct seq_file *m, struct cs_core *core,
 {
 	u64 left = cq->slice_end > now ? cq->slice_end - now : 0;
 
-	seq_printf(m, "%7d %c %c%u %6u %6u %8llu %8lld %5s %7u %-6s%s%s%s\n",
+	seq_printf(m, "%7d %c %c%u %6u %6u %8llu %8lld %5s %7u %-6s%s%s%s%s\n",
 		   cq->pid, cs_queue_sync(cq) ? 'S' : 'A', cs_class_char(cq),
 		   cq->level, cq->queued, cq->dispatched,
 		   div_u64(left, NSEC_PER_USEC),
@@ -117,7 +121,8 @@ static void cs_show_queue(struct seq_file *m, struct cs_core *core,
 		   core->active == cq ? "active" : "",
 		   cq->flags & CSQ_MERGED ? " merged" : "",
 		   cq->flags & CSQ_SPLIT ? " splitting" : "",
-		   cq->flags & CSQ_KEYED ? " process" : "");
+		   cq->flags & CSQ_KEYED ? " process" : "",
+		   cq->flags & CSQ_BOOST ? " boosted" : "");
 }
 
 static int cs_queues_show(struct seq_file *m, void *unused)

@@ -730,6 +730,20 @@ enum cs_mode_why cs_model_why(const struct cs_model *m)
 }
 
 /**
+ * cs_model_measuring() - whether the model compares the modes now
+ * @m: the model
+ *
+ * Return: true while alternating SERIAL and PARALLEL windows run.  What
+ * they compare is how the modes serve the disk's competitors; a policy
+ * that trades throughput for something else (a boost) should stand aside
+ * meanwhile.
+ */
+bool cs_model_measuring(const struct cs_model *m)
+{
+	return m->force == CS_FORCE_AUTO && m->ab == CS_AB_RUN;
+}
+
+/**
  * cs_model_parallel() - whether the disk serves requests side by side
  * @m: the model
  *

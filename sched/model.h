@@ -257,6 +257,7 @@ bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now);
 enum cs_mode cs_model_mode(const struct cs_model *m);
 enum cs_mode_why cs_model_why(const struct cs_model *m);
 const struct cs_model_verdict *cs_model_verdict(const struct cs_model *m);
+bool cs_model_measuring(const struct cs_model *m);
 bool cs_model_parallel(const struct cs_model *m);
 bool cs_model_seek_cost(const struct cs_model *m);
 u64 cs_model_seek_ns(const struct cs_model *m);

@@ -13,6 +13,7 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/time64.h>
 
 #include "policy.h"
 
@@ -210,17 +211,26 @@ u64 cs_idle_window(enum cs_idle kind, bool merged, u64 slice_idle,
  * the disk serves one request at a time and a queue of another weight
  * waits (@keep_share), any queue that thinks briefly enough waits too:
  * that is what keeps the slices' shares, and so priorities, on such a
- * disk.
+ * disk.  A boosted queue that may lead (a program starting, on a disk
+ * where distance costs time) is waited for in either mode, seeky or not,
+ * for twice slice_idle: a program reading its libraries seeks and computes
+ * between its reads, and served once per round of the streams' slices, or
+ * behind their requests in the disk's own queue, it takes minutes to
+ * start.
  *
  * Return: the kind of idling to do.
  */
 enum cs_idle cs_idle_decision(const struct cs_idle_input *in)
 {
-	u64 window = cs_idle_window(CS_IDLE_QUEUE, in->merged, in->slice_idle,
-				    in->group_idle);
+	u64 window = cs_idle_window(CS_IDLE_QUEUE, in->merged || in->boosted,
+				    in->slice_idle, in->group_idle);
 	bool quick = !in->ttime_valid || in->ttime_mean <= window;
 
-	if (!in->sync || !in->ctx_alive || (!in->idle_pays && !in->keep_share))
+	if (!in->sync || !in->ctx_alive)
+		return CS_IDLE_NONE;
+	if (window && quick && in->boosted)
+		return CS_IDLE_QUEUE;
+	if (!in->idle_pays && !in->keep_share)
 		return CS_IDLE_NONE;
 	if (window && quick && (!in->seeky || in->keep_share))
 		return CS_IDLE_QUEUE;
@@ -279,17 +289,109 @@ u64 cs_idle_credit(bool merged, u64 slice_end, u64 now, u64 slice)
  * request per slice (a stream beside a flusher on sata in tools/sim: 4.2 MB/s of
  * writes to 44.7 of reads).
  *
+ * A boosted queue preempts a queue of its class that is not, while boosts
+ * may lead.
+ *
  * Return: true to preempt.
  */
 bool cs_should_preempt(const struct cs_preempt_input *in)
 {
 	if (in->new_class != in->active_class)
 		return in->new_class < in->active_class;
+	if (in->new_sync && in->new_boosted && !in->active_boosted)
+		return true;
 	if (in->new_sync && !in->active_sync)
 		return !in->sync_waits && (!in->new_returns ||
 					   in->active_dispatched >=
 					   in->async_min);
 	return in->new_sync && in->new_meta && !in->active_meta;
+}
+
+/**
+ * cs_boost_starts() - whether a sync queue that gets a request is boosted
+ * @low_latency: the low_latency tunable
+ * @budget: the boost tunable: disk time a boost lasts, ns (0: no boosts)
+ * @first: it is the queue's first request
+ * @stream: its recent requests show it a stream (cs_boost_ends())
+ * @last_done: when its last request completed, ns (0: never); the caller
+ *	passes 0 while it has requests queued or in the driver
+ * @now: current time, ns
+ *
+ * A program that starts, or a context that was quiet for CS_BOOST_GAP, is
+ * likely one a user waits for; a long-running stream is neither, nor is a
+ * stream that pauses.
+ *
+ * Return: true to boost it.
+ */
+bool cs_boost_starts(bool low_latency, u64 budget, bool first, bool stream,
+		     u64 last_done, u64 now)
+{
+	if (!low_latency || !budget || stream)
+		return false;
+	return first || (last_done && cs_since(now, last_done) >= CS_BOOST_GAP);
+}
+
+/**
+ * cs_boost_ends() - whether a boosted queue's boost is over
+ * @stream: it read sequentially through a whole slice, or its last 32
+ *	requests were mostly not seeks
+ * @served: the disk's time it took since its boost began (its requests'
+ *	service and its idle windows), ns
+ * @budget: the boost tunable, ns
+ * @boost_until: when its boost runs out, ns
+ * @now: current time, ns
+ *
+ * A stream is not a program starting: it ends its boost as soon as it
+ * shows itself one, so that streams that start together with others do
+ * not keep a lead.  A seeky queue keeps it for
+ * @budget of the disk's time (8 s, say: a cold start-up of python
+ * with a dozen modules takes half that alone on a 7200 rpm disk), or
+ * until @boost_until.
+ *
+ * Return: true when the boost ends.
+ */
+bool cs_boost_ends(bool stream, u64 served, u64 budget, u64 boost_until,
+		   u64 now)
+{
+	return stream || now >= boost_until || served >= budget;
+}
+
+/**
+ * cs_boost_lead_add() - count some of the disk's time in boosted queues'
+ *	lead
+ * @lead: boosted queues' lead so far, ns
+ * @boosted: the time went to a boosted queue (its request's service, or an
+ *	idle window kept for it)
+ * @others_wait: queues that are not boosted wait
+ * @dt: the time, ns
+ *
+ * Boosted time while others wait adds to the lead; time of queues that
+ * are not boosted takes 2/3 of itself from it.  With cs_boost_leads(),
+ * boosted queues so take at most 40% of the disk's time by leading while
+ * other queues wait, and at most CS_BOOST_LEAD (and one request or idle
+ * window) ahead of that.  The lead is capped at twice CS_BOOST_LEAD, so
+ * that a long boosted turn does not shut the next program out for long.
+ *
+ * Return: the new lead, ns.
+ */
+u64 cs_boost_lead_add(u64 lead, bool boosted, bool others_wait, u64 dt)
+{
+	if (!boosted)
+		return lead - min(lead, dt * 2 / 3);
+	if (!others_wait)
+		return lead;
+	return min(lead + dt, 2 * CS_BOOST_LEAD);
+}
+
+/**
+ * cs_boost_leads() - whether boosted queues may go ahead of others now
+ * @lead: boosted queues' lead (cs_boost_lead_add()), ns
+ *
+ * Return: true while the lead is under CS_BOOST_LEAD.
+ */
+bool cs_boost_leads(u64 lead)
+{
+	return lead < CS_BOOST_LEAD;
 }
 
 /**

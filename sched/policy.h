@@ -69,6 +69,9 @@ enum cs_idle {
  * @ttime_mean: decaying mean think time, ns
  * @merged: the queue serves several cooperating contexts, so its next
  *	request may come from another thread that has to be woken first
+ * @boosted: the queue is boosted as a program starting (cs_boost_starts())
+ *	and may lead, which it does only where distance costs time: it is
+ *	idled for, seeky or not, in either mode, for twice slice_idle
  * @slice_idle: per-queue idle time, ns (0 disables per-queue idling)
  * @group_idle: group idle time, ns (0 disables it)
  * @last_sync_in_class: no other sync queue of the class has requests
@@ -84,6 +87,7 @@ struct cs_idle_input {
 	bool ttime_valid;
 	u64 ttime_mean;
 	bool merged;
+	bool boosted;
 	u64 slice_idle;
 	u64 group_idle;
 	bool last_sync_in_class;
@@ -96,9 +100,12 @@ struct cs_idle_input {
  * @new_class: class of the queue with the new request
  * @new_sync: that queue is sync
  * @new_meta: the new request is file system metadata or marked REQ_PRIO
+ * @new_boosted: the queue with the new request is boosted and boosts may
+ *	lead now (cs_boost_leads())
  * @active_class: class of the active queue
  * @active_sync: the active queue is sync
  * @active_meta: the active queue has such requests queued itself
+ * @active_boosted: the active queue is boosted
  * @sync_waits: other sync queues of the new queue's class wait for the
  *	disk
  * @new_returns: the new queue used up its slice just before the active
@@ -111,14 +118,28 @@ struct cs_preempt_input {
 	enum cs_prio_class new_class;
 	bool new_sync;
 	bool new_meta;
+	bool new_boosted;
 	enum cs_prio_class active_class;
 	bool active_sync;
 	bool active_meta;
+	bool active_boosted;
 	bool sync_waits;
 	bool new_returns;
 	unsigned int active_dispatched;
 	unsigned int async_min;
 };
+
+/*
+ * A sync queue that is new, or comes back after CS_BOOST_GAP without
+ * requests, is boosted (a program starting, a command, a scan) until it
+ * has taken the boost tunable of the disk's time or CS_BOOST_TIME has
+ * passed; it ends sooner when the queue shows itself a stream.  Boosted
+ * queues lead only while their lead over waiting queues stays under
+ * CS_BOOST_LEAD (cs_boost_leads()).
+ */
+#define CS_BOOST_GAP		(1000 * NSEC_PER_MSEC)
+#define CS_BOOST_TIME		(30000 * NSEC_PER_MSEC)
+#define CS_BOOST_LEAD		(250 * NSEC_PER_MSEC)
 
 /* Time from @t to @now, 0 if @now is earlier (clocks of other CPUs). */
 static inline u64 cs_since(u64 now, u64 t)
@@ -145,6 +166,13 @@ u64 cs_idle_window(enum cs_idle kind, bool merged, u64 slice_idle,
 enum cs_idle cs_idle_decision(const struct cs_idle_input *in);
 u64 cs_idle_credit(bool merged, u64 slice_end, u64 now, u64 slice);
 bool cs_should_preempt(const struct cs_preempt_input *in);
+
+bool cs_boost_starts(bool low_latency, u64 budget, bool first, bool stream,
+		     u64 last_done, u64 now);
+bool cs_boost_ends(bool stream, u64 served, u64 budget, u64 boost_until,
+		   u64 now);
+u64 cs_boost_lead_add(u64 lead, bool boosted, bool others_wait, u64 dt);
+bool cs_boost_leads(u64 lead);
 
 bool cs_fifo_expired(u64 deadline, u64 now);
 unsigned int cs_async_max_dispatch(unsigned int quantum, bool low_latency,

@@ -158,6 +158,8 @@ CS_ATTR(low_latency, CS_T_LOW_LATENCY, 1)
 CS_ATTR(target_latency, CS_T_TARGET_LATENCY, MS)
 CS_ATTR(target_latency_us, CS_T_TARGET_LATENCY, US)
 CS_ATTR(max_request_kb, CS_T_MAX_REQUEST_KB, 1)
+CS_ATTR(boost, CS_T_BOOST, MS)
+CS_ATTR(boost_us, CS_T_BOOST, US)
 
 /* ra_autotune, ra_min_kb and ra_max_kb belong to ra/tune.c. */
 #define CS_RA_ATTR(name, knob)						\
@@ -203,6 +205,8 @@ struct elv_fs_entry cs_sysfs_attrs[] = {
 	CS_FILE(group_by),
 	CS_FILE(max_request_kb),
 	CS_FILE(device_mode),
+	CS_FILE(boost),
+	CS_FILE(boost_us),
 	CS_FILE(ra_autotune),
 	CS_FILE(ra_min_kb),
 	CS_FILE(ra_max_kb),

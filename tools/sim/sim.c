@@ -13,6 +13,9 @@
  *     -g US      think time of a reader after a completion (default 150)
  *     -v         the core's counters and model at the end
  *     -c KB      S8's chunk (default 256)
+ *     -p US      s9: the program's mean CPU time after a read (default
+ *                2250; each is 1/4 to 7/4 of it)
+ *     -T         print the core's trace messages, with model time in ms
  *     -K         ignore the core's requests to run the queue (the lost
  *                queue run of issue 11: blk-mq's 3 ms delay only)
  *     -w N       add write-back: N async 512 KiB writes kept queued or
@@ -33,6 +36,12 @@
  *                (4 KiB, anywhere on the disk), each at one read in flight:
  *                S10's readers without the writer; prints the random
  *                readers' IOPS after their MB/s
+ *     s9 N       a program starting (S9): 1100 sync reads of 4-64 KiB in
+ *                the disk's first 256 MiB, half of them continuing the
+ *                last, -p of CPU after each, from a new context 3 s
+ *                in, beside N sequential 128 KiB readers at 40% and 70%
+ *                of the disk (N = 0: alone); prints the start-up's
+ *                seconds after a 'p' (the run ends when it is done)
  *
  * Prints "total <MB/s>" and each reader's MB/s.  The block layer is
  * modelled as far as the core sees it: a read is split at the disk's
@@ -41,7 +50,9 @@
  * found work it could not take (BLK_MQ_BUDGET_DELAY) and when a full
  * device frees a tag.
  */
+#include <stdarg.h>
 #define CS_ENV_HEADER "../kunit/env-kunit.h"
+#define CS_ENV_TRACE
 #include "../../sched/core.c"
 #include "../../sched/members.c"
 #include "../../sched/model.c"
@@ -70,7 +81,8 @@ struct reader {
 	int pieces;		/* requests of its read still out */
 	u32 size;		/* sectors per read */
 	int turn_group;		/* >= 0: takes turns within that group; -2: pool;
-				 * -3: random reads; -4: write-back
+				 * -3: random reads; -4: write-back; -5: a
+				 * program starting
 				 */
 	int stream;		/* pool: the stream of the item in hand */
 };
@@ -108,8 +120,25 @@ static u64 turn_pos;
 /* Write-back (-w): where the flusher writes next, its area, its slots. */
 static u64 wb_pos, wb_start, wb_end;
 static int nr_wb;
+/* s9: the program's reads left, when it started and finished. */
+#define PROG_READS	1100
+static int prog_left;
+static u64 prog_start, prog_done, bg_before;
+static unsigned int prog_think_us = 2250;
 /* Random readers' positions: a fixed sequence, the same every run. */
 static u64 rand_state = 0x9e3779b97f4a7c15ULL;
+
+static bool tracing;
+pid_t cs_env_sim_pid = 1;
+
+void cs_env_trace(struct cs_core *core, const char *fmt, va_list ap)
+{
+	if (!tracing)
+		return;
+	printf("%10.3f ", now / 1e6);
+	vprintf(fmt, ap);
+	putchar('\n');
+}
 
 static u64 sim_rand(void)
 {
@@ -193,6 +222,16 @@ static void submit(struct reader *r)
 	} else if (r->turn_group == -3) {
 		pos = r->start + sim_rand() % ((r->end - r->start) / r->size) *
 		      r->size;
+	} else if (r->turn_group == -5) {
+		if (prog_left == PROG_READS && !r->pieces && !r->bytes)
+			for (n = 0; n < (u64)nr_readers; n++)
+				if (rd[n].turn_group == -1)
+					bg_before += rd[n].bytes;
+		/* Half continue the last read; sizes 4-64 KiB. */
+		r->size = 8 << (sim_rand() % 5);
+		if (sim_rand() % 2)
+			pos = r->start + sim_rand() % ((r->end - r->start) >> 3
+						       ) * 8;
 	}
 	if (pos + r->size > r->end)
 		pos = r->start;
@@ -212,6 +251,7 @@ static void submit(struct reader *r)
 		INIT_LIST_HEAD(&s->krq.rq.queuelist);
 		INIT_LIST_HEAD(&s->fifo);
 		RB_CLEAR_NODE(&s->krq.rq.rb_node);
+		cs_env_sim_pid = r - rd;
 		if (kind == SCHED_CTX)
 			cs_core_insert(&env.core, &s->krq.rq, &r->ctx.ctx,
 				       false, now);
@@ -245,6 +285,14 @@ static void complete(struct srq *s, u64 t_end)
 	if (!--r->pieces) {
 		if (r->turn_group == -4) {
 			r->at = now;	/* the flusher has more */
+		} else if (r->turn_group == -5) {
+			u64 us = prog_think_us / 4 +
+				 sim_rand() % (prog_think_us * 3 / 2);
+
+			if (--prog_left)
+				r->at = now + us * NSEC_PER_USEC;
+			else
+				prog_done = now;
 		} else if (r->turn_group < 0) {
 			r->at = now + think;
 		} else {
@@ -267,8 +315,9 @@ static void complete(struct srq *s, u64 t_end)
 
 static void bad_args(void)
 {
-	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-w N] [-v] [-K]\n"
-	      "           s1 N | s2 T | s2b T | s8 T S | s10 N\n", stderr);
+	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-w N] [-p US]\n"
+	      "           [-v] [-T] [-K]\n"
+	      "           s1 N | s2 T | s2b T | s8 T S | s10 N | s9 N\n", stderr);
 	exit(2);
 }
 
@@ -282,7 +331,7 @@ int main(int argc, char **argv)
 	struct hs_params p;
 	const char *sc;
 
-	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:vK")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:p:vKT")) != -1) {
 		switch (opt) {
 		case 's':
 			if (!strcmp(optarg, "none"))
@@ -309,6 +358,14 @@ int main(int argc, char **argv)
 		case 'K':
 			no_kick = true;
 			break;
+		case 'T':
+			tracing = true;
+			break;
+		case 'p':
+			prog_think_us = atoi(optarg);
+			if (prog_think_us < 4 || prog_think_us > 100000)
+				bad_args();
+			break;
 		case 'c':
 			chunk_kb = atoi(optarg);
 			break;
@@ -327,7 +384,7 @@ int main(int argc, char **argv)
 	n = atoi(argv[optind + 1]);
 	if (optind + 3 == argc)
 		nst = atoi(argv[optind + 2]);
-	if (n < 1 || n > MAX_READERS - 1 || secs <= 0)
+	if (n < (strcmp(sc, "s9") ? 1 : 0) || n > MAX_READERS - 1 || secs <= 0)
 		bad_args();
 	if (!hs_parse(spec, &p) || hs_model_init(&disk, &p)) {
 		fprintf(stderr, "sim: bad device specification '%s'\n", spec);
@@ -391,6 +448,19 @@ int main(int argc, char **argv)
 			rd[i].turn_group = -3;
 		}
 		nr_readers = n + 1;
+	} else if (!strcmp(sc, "s9") && n <= 2) {
+		for (i = 0; i < n; i++) {
+			rd[i].start = cap / 10 * (i ? 7 : 4) & ~7ULL;
+			rd[i].end = cap;
+			rd[i].size = 256;
+			rd[i].turn_group = -1;
+		}
+		rd[n].start = 0;
+		rd[n].end = 256 << 11;
+		rd[n].size = 8;
+		rd[n].turn_group = -5;
+		prog_left = PROG_READS;
+		nr_readers = n + 1;
 	} else {
 		bad_args();
 	}
@@ -414,10 +484,17 @@ int main(int argc, char **argv)
 		rd[i].pos = rd[i].start;
 		if (rd[i].turn_group < 0 || i == 0)
 			rd[i].at = now + i * 1000;
+		if (rd[i].turn_group == -5) {
+			prog_start = now + 3 * NSEC_PER_SEC;
+			rd[i].at = prog_start;
+		}
 	}
+	/* s9 runs until the program is done (-t bounds it). */
+	if (prog_left)
+		secs = max(secs, 120.0);
 
 	end = now + (u64)(secs * NSEC_PER_SEC);
-	while (now < end) {
+	while (now < end && !(prog_left == 0 && prog_done)) {
 		int ev = -1;
 		struct srq *s = NULL;
 
@@ -495,6 +572,16 @@ int main(int argc, char **argv)
 			if (rd[i].turn_group == -3)
 				printf(" %.0f/s", rd[i].bytes / secs /
 				       (rd[i].size << 9));
+	}
+	if (prog_start) {
+		double bg = -(double)bg_before, d;
+
+		for (i = 0; i < nr_readers; i++)
+			if (rd[i].turn_group == -1)
+				bg += rd[i].bytes;
+		d = (double)((prog_done ?: now) - prog_start) / 1e9;
+		printf(" p %.2f%s bg %.1f", d, prog_done ? "" : " starved",
+		       d > 0 ? bg / d / 1e6 : 0);
 	}
 	if (nr_wb) {
 		double wb = 0;
