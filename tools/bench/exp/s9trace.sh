@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# s9trace.sh: one of S9's cold python start-ups beside its two sequential
+# readers under ctxsched, with ctxsched's blktrace messages (boosts,
+# slices, preemptions, idling) kept in /tmp/s9trace.txt and summarised,
+# and the queues in debugfs every 2 s.  Run as
+#   tools/vm/run -k 6.12 --mem 3072 --modules build/<release>/ko -- bash tools/bench/exp/s9trace.sh
+cd "$(dirname "$0")/../../.." || exit 2
+. tools/bench/exp/lib.sh
+. tools/bench/lib.sh
+BENCH_OUT=/tmp/s9trace BENCH_RAW=/tmp/s9trace/raw
+mkdir -p "$BENCH_RAW"
+bench_ext4 "$d" || cs_fail "mkfs or mount"
+bench_python_app "$BENCH_MNT/app" || cs_fail "python app"
+tr=/sys/kernel/tracing
+for bg in ${S9TRACE_BG:-readers}; do
+	cs_sched_set /dev/$d none; cs_sched_set /dev/$d ctxsched
+	bench_drop_caches
+	pids=
+	if [ "$bg" = readers ]; then
+		for at in 40 70; do
+			dd if=/dev/$d of=/dev/null bs=1M status=none \
+				skip=$((size * at / 100 >> 20)) count=65536 &
+			pids+=" $!"
+		done
+		sleep 3
+	fi
+	echo 131072 > $tr/buffer_size_kb
+	echo > $tr/trace
+	echo 1 > /sys/block/$d/trace/enable
+	echo blk > $tr/current_tracer
+	( while sleep 2; do echo "## queues"; cat "$CS_DEBUGFS/$d/queues"; done ) &
+	qp=$!
+	t0=$EPOCHREALTIME
+	timeout 120 chroot "$BENCH_MNT/app" "$BENCH_PY" -c "$BENCH_PY_CODE" ||
+		echo "start-up failed or timed out"
+	echo "## $bg: $(python3 -c "print(f'{$EPOCHREALTIME - $t0:.2f}')") s"
+	kill $qp; wait $qp 2>/dev/null
+	grep ' m  *N cs' $tr/trace > /tmp/s9trace.txt
+	echo nop > $tr/current_tracer
+	echo 0 > /sys/block/$d/trace/enable
+	for p in $pids; do kill "$p"; wait "$p" 2>/dev/null; done
+	grep -E '^(slices|preempted|idle_armed|idle_hit|idle_expired|boosted|boost_preempted|boost_lead_us) ' \
+		"$CS_DEBUGFS/$d/stats" | tr '\n' ' '; echo
+	echo "## boosts and modes:"
+	grep -E 'boost|mode ' /tmp/s9trace.txt | head -40
+	echo "## message counts:"
+	sed 's/.* N //; s/cs[0-9]*\([SA][RBI]\)/cs\1/; s/[0-9]\+/N/g' /tmp/s9trace.txt |
+		sort | uniq -c | sort -rn | head -30
+	echo "## first 150 lines after the first boost:"
+	grep -A150 -m1 'S[RBI] boost$' /tmp/s9trace.txt | sed 's/^.*  *m  *N //' | head -150
+done
+umount "$BENCH_MNT"
