@@ -328,8 +328,12 @@ static void cs_boost_end(struct cs_core *core, struct cs_queue *cq,
 static void cs_boost_charge(struct cs_core *core, struct cs_queue *cq,
 			    bool boosted, u64 dt)
 {
-	bool others = cs_busy_queues(core) > core->nr_busy_boost;
+	bool others;
 
+	/* Nothing to count when no boost ran (boosts are off by default). */
+	if (!boosted && !core->boost_lead)
+		return;
+	others = cs_busy_queues(core) > core->nr_busy_boost;
 	if (boosted && cq)
 		cq->boost_served += dt;
 	core->boost_lead = cs_boost_lead_add(core->boost_lead, boosted,
@@ -1066,7 +1070,8 @@ static struct cs_queue *cs_boost_waiting(const struct cs_core *core,
 {
 	struct cs_queue *cq;
 
-	if (!cs_boost_may_lead(core))
+	/* No walk of the round robin per dispatch when nothing is boosted. */
+	if (!core->nr_busy_boost || !cs_boost_may_lead(core))
 		return NULL;
 	list_for_each_entry(cq, &core->rr[pclass], rr)
 		if (cs_queue_boosted(cq))
