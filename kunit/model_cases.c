@@ -123,6 +123,87 @@ static void cs_test_model_seek_outliers(struct kunit *test)
 }
 
 /*
+ * A drive whose cache serves the streams it reads ahead for: near requests
+ * take 0.5 ms, and far ones 0.6 ms (another stream's cached data) except
+ * one in four, which seeks (12 ms).  On the whole far requests cost less
+ * than a seek, yet a far read may still seek: boosts lead
+ * (cs_model_far_seeks()), within 80 samples (32 far ones).  Beside it a disk where
+ * distance costs nothing, with host noise on near and far requests alike
+ * (one in eight of either 20 ms): far requests do not seek.
+ */
+static void cs_test_model_far_seeks_cached(struct kunit *test)
+{
+	struct cs_model *sp = kunit_kzalloc(test, 2 * sizeof(*sp), GFP_KERNEL);
+	u64 t0 = KM_SEC, t1 = KM_SEC, pos = 0;
+	unsigned int i, far_i = 0, at = 0;
+	u32 seed = 777;
+	bool far;
+
+	KUNIT_ASSERT_NOT_NULL(test, sp);
+	cs_model_init(&sp[0], true, NULL, t0);
+	cs_model_init(&sp[1], true, NULL, t1);
+	for (i = 0; i < 400; i++) {
+		far = i % 2;
+		if (far)
+			pos += 1 << 22;
+		cs_model_dispatch(&sp[0], pos, 256, t0);
+		t0 += far ? (far_i++ % 4 == 3 ? 12 * MS : 600 * 1000) :
+			    500 * 1000;
+		cs_model_complete(&sp[0], 256 << 9, true, t0);
+		t0 += 100 * 1000;
+		cs_model_dispatch(&sp[1], pos, 256, t1);
+		t1 += km_rand(&seed) % 8 ? 500 * 1000 : 20 * MS;
+		cs_model_complete(&sp[1], 256 << 9, true, t1);
+		t1 += 100 * 1000;
+		pos += 256;
+
+		if (!at && sp[0].l.seek_known && cs_model_far_seeks(&sp[0]))
+			at = i + 1;
+		/* Until the seeks are known, what queue/rotational says. */
+		if (sp[1].l.seek_known)
+			KUNIT_EXPECT_FALSE(test, cs_model_far_seeks(&sp[1]));
+	}
+	KUNIT_EXPECT_GT(test, at, 0U);
+	KUNIT_EXPECT_LE(test, at, 80U);
+	KUNIT_EXPECT_TRUE(test, cs_model_far_seeks(&sp[0]));
+	/* What the rest of the model rests on is unchanged. */
+	KUNIT_EXPECT_FALSE(test, cs_model_seek_cost(&sp[0]));
+	KUNIT_EXPECT_FALSE(test, cs_model_seek_cost(&sp[1]));
+}
+
+/*
+ * Boosted queues lead: no measurement starts while the core defers them
+ * (20 s of two queues competing, twice the hold before a first run), one
+ * starts within a second once it no longer does, and deferring again ends
+ * the run at once.
+ */
+static void cs_test_model_defer(struct kunit *test)
+{
+	struct cs_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	u64 now = KM_SEC, end;
+	bool ran = false;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	cs_model_init(m, true, NULL, now);
+	km_solo_stream(m, &now, 6 * MS, 18 * MS, 0, 50);
+	KUNIT_ASSERT_TRUE(test, cs_model_seek_cost(m));
+	for (end = now + 20 * KM_SEC; now < end; now += MS) {
+		cs_model_defer(m, true, now);
+		cs_model_tick(m, 2, now);
+		KUNIT_EXPECT_FALSE(test, cs_model_measuring(m));
+	}
+	for (end = now + KM_SEC; now < end && !ran; now += MS) {
+		cs_model_defer(m, false, now);
+		cs_model_tick(m, 2, now);
+		ran = cs_model_measuring(m);
+	}
+	KUNIT_EXPECT_TRUE(test, ran);
+	cs_model_defer(m, true, now);
+	cs_model_tick(m, 2, now);
+	KUNIT_EXPECT_FALSE(test, cs_model_measuring(m));
+}
+
+/*
  * Noise of +-40% on every service time: neither disk flips its verdict
  * over 2000 requests.
  */
@@ -1057,6 +1138,8 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_no_seek),
 	KUNIT_CASE(cs_test_model_seek_outliers),
 	KUNIT_CASE(cs_test_model_seek_noise),
+	KUNIT_CASE(cs_test_model_far_seeks_cached),
+	KUNIT_CASE(cs_test_model_defer),
 	KUNIT_CASE(cs_test_model_ab_spindle),
 	KUNIT_CASE(cs_test_model_ab_partly_contended),
 	KUNIT_CASE(cs_test_model_ab_competition_gone),

@@ -342,19 +342,33 @@ static void cs_boost_charge(struct cs_core *core, struct cs_queue *cq,
 
 /*
  * Boosted queues may go ahead of others now: within their lead, on a disk
- * that says it rotates (the only kind that boosts) and where distance
- * costs time (in SERIAL mode, or in PARALLEL mode where the disk's queue
- * serves streams side by side from its cache but a far read still seeks),
- * and not while the model compares the modes (a boost costs the streams
- * throughput by design, which the comparison would count against the mode
- * it ran in).
+ * that says it rotates (the only kind that boosts) and where a far read
+ * may seek (in SERIAL mode, or in PARALLEL mode where the disk's cache
+ * serves the streams side by side but what it misses still seeks:
+ * cs_model_far_seeks()), and not while the model compares the modes (a
+ * boost costs the streams throughput by design, which the comparison
+ * would count against the mode it ran in).
  */
 static bool cs_boost_may_lead(const struct cs_core *core)
 {
 	return cs_learns(core) && cs_boost_leads(core->boost_lead) &&
 	       (core->mode == CS_MODE_SERIAL ||
-		cs_model_seek_cost(&core->model)) &&
+		cs_model_far_seeks(&core->model)) &&
 	       !cs_model_measuring(&core->model);
+}
+
+/*
+ * The model measures nothing while boosted queues could lead and one was
+ * about in the last second (between a program's reads it thinks; a
+ * measurement started then would keep it from leading at the next).
+ */
+static bool cs_boost_defers(const struct cs_core *core, u64 now)
+{
+	return core->boost_last &&
+	       cs_since(now, core->boost_last) < CS_BOOST_GAP &&
+	       cs_boost_leads(core->boost_lead) &&
+	       (core->mode == CS_MODE_SERIAL ||
+		cs_model_far_seeks(&core->model));
 }
 
 /* Its recent requests show @cq a stream. */
@@ -599,7 +613,9 @@ static enum cs_idle cs_idle_for(struct cs_core *core, struct cs_queue *cq)
 		}
 		in.keep_share = other;
 	}
-	if (!in.idle_pays && !in.keep_share)
+	/* A boosted queue that leads is idled for in either mode. */
+	in.boosted = cs_queue_leads(core, cq);
+	if (!in.idle_pays && !in.keep_share && !in.boosted)
 		return CS_IDLE_NONE;
 	in.sync = true;
 	in.ctx_alive = cs_members_alive(cq);
@@ -607,7 +623,6 @@ static enum cs_idle cs_idle_for(struct cs_core *core, struct cs_queue *cq)
 	in.ttime_valid = cs_ttime_valid(&cq->ttime);
 	in.ttime_mean = cq->ttime.mean;
 	in.merged = cs_queue_coop(cq);
-	in.boosted = cs_queue_leads(core, cq);
 	in.slice_idle = cs_tun(core, CS_T_SLICE_IDLE);
 	in.group_idle = cs_tun(core, CS_T_GROUP_IDLE);
 	/* The active queue itself is counted as busy only if queued. */
@@ -1342,7 +1357,10 @@ static void cs_model_step(struct cs_core *core, u64 now)
 {
 	struct cs_model *m = &core->model;
 
-	if (!cs_learns(core) || !cs_model_tick(m, cs_competitors(core), now))
+	if (!cs_learns(core))
+		return;
+	cs_model_defer(m, cs_boost_defers(core, now), now);
+	if (!cs_model_tick(m, cs_competitors(core), now))
 		return;
 	core->mode = cs_model_mode(m);
 	cs_log(core, "mode %s (%s) seek %llu us gain %u/1024",

@@ -178,6 +178,9 @@ static int cs_model_show(struct seq_file *m, void *unused)
 		   div_u64(l->far_excess, NSEC_PER_USEC));
 	seq_printf(m, "near_samples %u\n", l->near_n);
 	seq_printf(m, "far_samples %u\n", l->far_n);
+	seq_printf(m, "near_slow_per_1024 %u\n", l->near_slow);
+	seq_printf(m, "far_slow_per_1024 %u\n", l->far_slow);
+	seq_printf(m, "far_seeks %d\n", cs_model_far_seeks(md));
 	seq_printf(m, "best_ps_per_byte %llu\n", l->best_ps);
 	seq_printf(m, "gain_known %d\n", l->gain_known);
 	seq_printf(m, "gain_per_1024 %u\n", l->gain);

@@ -228,12 +228,24 @@ static u64 cs_ewma(u64 mean, u32 n, u64 sample)
 	return div_u64(7 * mean + sample, 8);
 }
 
+/*
+ * The share (/1024) of samples that were @hit, @n of them before this one:
+ * their mean at first, then decaying.
+ */
+static u32 cs_share(u32 share, u32 n, bool hit)
+{
+	if (n < 1U << CS_MODEL_SLOW_SHIFT)
+		return (share * n + (hit ? 1024 : 0)) / (n + 1);
+	return share - (share >> CS_MODEL_SLOW_SHIFT) +
+	       (hit ? 1024 >> CS_MODEL_SLOW_SHIFT : 0);
+}
+
 /* One request served alone: @t ns for @bytes, near or @far. */
 static void cs_model_sample(struct cs_model *m, u64 t, u32 bytes, bool far)
 {
 	struct cs_model_learned *l = &m->l;
 	u64 ps, xfer, excess, cost, limit;
-	bool seek;
+	bool seek, slow;
 
 	t = min_t(u64, t, CS_MODEL_SAMPLE_MAX_NS);
 	if (!far && bytes >= 4096) {
@@ -243,10 +255,13 @@ static void cs_model_sample(struct cs_model *m, u64 t, u32 bytes, bool far)
 	}
 	xfer = div_u64(l->best_ps * bytes, 1000);
 	excess = cs_since(t, xfer);
+	slow = excess > CS_MODEL_SEEK_ON_NS;
 	if (far) {
+		l->far_slow = cs_share(l->far_slow, l->far_n, slow);
 		l->far_excess = cs_ewma(l->far_excess, l->far_n, excess);
 		l->far_n = min(l->far_n + 1, 65535U);
 	} else {
+		l->near_slow = cs_share(l->near_slow, l->near_n, slow);
 		l->near_excess = cs_ewma(l->near_excess, l->near_n, excess);
 		l->near_n = min(l->near_n + 1, 65535U);
 	}
@@ -420,6 +435,26 @@ static void cs_model_ab_hold(struct cs_model *m, u64 hold, bool judged,
 	m->hold_until[m->level] = m->cont[m->level] + hold;
 	if (judged)
 		m->measured_at[m->level] = max(now, 1ULL);
+}
+
+/**
+ * cs_model_defer() - hold measurements back while boosted queues lead
+ * @m: the model
+ * @defer: they lead now
+ * @now: current time, ns
+ *
+ * A boost costs the streams throughput by design, which a comparison
+ * would count against the mode it ran in, and a measurement running would
+ * keep the boost from leading: a run in progress is dropped, to start
+ * again once @defer is over, and none starts while it holds.
+ */
+void cs_model_defer(struct cs_model *m, bool defer, u64 now)
+{
+	if (defer && m->ab == CS_AB_RUN) {
+		cs_model_ab_hold(m, 0, false, now);
+		m->dirty = true;
+	}
+	m->defer = defer;
 }
 
 /* Median of the first @n ratios (sorted in a copy). */
@@ -659,7 +694,8 @@ bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
 				min(m->hold_until[m->level],
 				    m->cont[m->level] + CS_AB_STALE_NS);
 		m->newcomer = false;
-		if (contended && m->cont[m->level] >= m->hold_until[m->level]) {
+		if (contended && !m->defer &&
+		    m->cont[m->level] >= m->hold_until[m->level]) {
 			m->ab_base = cs_model_settled(m);
 			m->ab_strong = m->l.seek_known && !m->l.seek_cost;
 			m->ab = CS_AB_RUN;
@@ -785,6 +821,28 @@ u64 cs_model_seek_ns(const struct cs_model *m)
 	if (!m->l.seek_known)
 		return 0;
 	return cs_since(m->l.far_excess, m->l.near_excess);
+}
+
+/**
+ * cs_model_far_seeks() - whether a far request may have to seek
+ * @m: the model
+ *
+ * Unlike cs_model_seek_cost(), which asks whether far requests cost time
+ * on the whole, this also holds where a drive's cache serves most of them
+ * (streams it reads ahead for) and the rest seek: a program's first reads
+ * are among the rest.
+ *
+ * Return: true if seeks cost time, or if clearly more far requests than
+ * near ones took longer than a seek.
+ */
+bool cs_model_far_seeks(const struct cs_model *m)
+{
+	if (cs_model_seek_cost(m))
+		return true;
+	if (m->force != CS_FORCE_AUTO)
+		return false;
+	return m->l.far_n >= 1U << CS_MODEL_SLOW_SHIFT &&
+	       m->l.far_slow >= m->l.near_slow + CS_MODEL_FAR_SLOW_MIN;
 }
 
 /**

@@ -53,6 +53,14 @@ enum cs_ab_state {
 #define CS_MODEL_SEEK_ON_NS	(2 * NSEC_PER_MSEC)	/* seeks cost time */
 #define CS_MODEL_SEEK_OFF_NS	(1 * NSEC_PER_MSEC)	/* ... no longer */
 #define CS_MODEL_SAMPLE_MAX_NS	(50 * NSEC_PER_MSEC)	/* clip outliers */
+#define CS_MODEL_SLOW_SHIFT	5	/* slow shares: over ~32 samples */
+/*
+ * Far requests seek, for boosts (cs_model_far_seeks()), where this many
+ * more of them than of near ones take longer than a seek (/1024): beyond
+ * what host noise on both makes of the difference (3 sigma where one in
+ * eight of all requests is slow).
+ */
+#define CS_MODEL_FAR_SLOW_MIN	192
 /*
  * Two requests in the driver beat one by more than the guest's own
  * overhead per request (which a second request hides even on a serial
@@ -117,6 +125,11 @@ struct cs_model_verdict {
  * @far_excess: the same for requests far from the previous one, ns
  * @near_n: near samples so far (saturates)
  * @far_n: far samples so far (saturates)
+ * @near_slow: decaying share of near samples that took longer than a
+ *	seek, /1024
+ * @far_slow: the same for far samples: a drive whose cache serves the
+ *	streams it follows makes most far requests cheap (@far_excess below
+ *	a seek) while those it misses still seek
  * @best_ps: fastest transfer seen, picoseconds per byte (0: none yet)
  * @seek_known: enough samples to judge whether distance costs time
  * @seek_cost: distance costs time (far requests take longer)
@@ -131,6 +144,8 @@ struct cs_model_learned {
 	u64 far_excess;
 	u32 near_n;
 	u32 far_n;
+	u32 near_slow;
+	u32 far_slow;
 	u64 best_ps;
 	bool seek_known;
 	bool seek_cost;
@@ -192,6 +207,7 @@ struct cs_model_memory {
  * @measured_at: per level, when its last measurement ended, ns (0: not in
  *	this instance: learnt before, or never)
  * @newcomer: a new sync queue appeared since the last tick
+ * @defer: no measurement now: boosted queues lead (cs_model_defer())
  * @last_tick: time of the last cs_model_tick(), ns
  * @contended: the caller said at the last tick that queues compete
  * @shown: the mode at the last tick
@@ -238,6 +254,7 @@ struct cs_model {
 	u64 hold_until[CS_MODEL_LEVELS];
 	u64 measured_at[CS_MODEL_LEVELS];
 	bool newcomer;
+	bool defer;
 	u64 last_tick;
 	bool contended;
 	enum cs_mode shown;
@@ -251,6 +268,7 @@ void cs_model_init(struct cs_model *m, bool rotational,
 void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now);
 void cs_model_set_tags(struct cs_model *m, unsigned int tags);
 void cs_model_newcomer(struct cs_model *m);
+void cs_model_defer(struct cs_model *m, bool defer, u64 now);
 void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now);
 void cs_model_complete(struct cs_model *m, u32 bytes, bool sync, u64 now);
 bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now);
@@ -261,6 +279,7 @@ bool cs_model_measuring(const struct cs_model *m);
 bool cs_model_parallel(const struct cs_model *m);
 bool cs_model_seek_cost(const struct cs_model *m);
 u64 cs_model_seek_ns(const struct cs_model *m);
+bool cs_model_far_seeks(const struct cs_model *m);
 const char *cs_model_why_name(enum cs_mode_why why);
 
 #endif /* CTXSCHED_MODEL_H */
