@@ -3,7 +3,8 @@
 # s9trace.sh: one of S9's cold python start-ups beside its two sequential
 # readers under ctxsched, with ctxsched's blktrace messages (boosts,
 # slices, preemptions, idling) kept in /tmp/s9trace.txt and summarised,
-# and the queues in debugfs every 2 s.  Run as
+# the queues in debugfs every 2 s and the device model at the end; boost
+# S9TRACE_BOOST ms (8000; 0: none).  Run as
 #   tools/vm/run -k 6.12 --mem 3072 --modules build/<release>/ko -- bash tools/bench/exp/s9trace.sh
 cd "$(dirname "$0")/../../.." || exit 2
 . tools/bench/exp/lib.sh
@@ -15,6 +16,7 @@ bench_python_app "$BENCH_MNT/app" || cs_fail "python app"
 tr=/sys/kernel/tracing
 for bg in ${S9TRACE_BG:-readers}; do
 	cs_sched_set /dev/$d none; cs_sched_set /dev/$d ctxsched
+	echo "${S9TRACE_BOOST:-8000}" > /sys/block/$d/queue/iosched/boost
 	bench_drop_caches
 	pids=
 	if [ "$bg" = readers ]; then
@@ -42,6 +44,8 @@ for bg in ${S9TRACE_BG:-readers}; do
 	for p in $pids; do kill "$p"; wait "$p" 2>/dev/null; done
 	grep -E '^(slices|preempted|idle_armed|idle_hit|idle_expired|boosted|boost_preempted|boost_lead_us) ' \
 		"$CS_DEBUGFS/$d/stats" | tr '\n' ' '; echo
+	echo "## model:"
+	tr '\n' ' ' < "$CS_DEBUGFS/$d/model"; echo
 	echo "## boosts and modes:"
 	grep -E 'boost|mode ' /tmp/s9trace.txt | head -40
 	echo "## message counts:"
