@@ -518,13 +518,10 @@ static void cs_test_boost_life(struct kunit *test)
 						 now));
 	KUNIT_EXPECT_FALSE(test, cs_boost_starts(true, 0, true, false, 0, now));
 	/* A seeky queue keeps it until its budget or its time is used. */
-	KUNIT_EXPECT_FALSE(test, cs_boost_ends(false, budget - 1, budget,
-					       now + 1, now));
-	KUNIT_EXPECT_TRUE(test, cs_boost_ends(false, budget, budget, now + 1,
-					      now));
-	KUNIT_EXPECT_TRUE(test, cs_boost_ends(false, 0, budget, now, now));
-	/* A stream ends it as soon as it shows itself one. */
-	KUNIT_EXPECT_TRUE(test, cs_boost_ends(true, 0, budget, now + 1, now));
+	KUNIT_EXPECT_FALSE(test, cs_boost_ends(budget - 1, budget, now + 1,
+					       now));
+	KUNIT_EXPECT_TRUE(test, cs_boost_ends(budget, budget, now + 1, now));
+	KUNIT_EXPECT_TRUE(test, cs_boost_ends(0, budget, now, now));
 }
 
 /*

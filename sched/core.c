@@ -321,6 +321,29 @@ static void cs_boost_end(struct cs_core *core, struct cs_queue *cq,
 	cs_log_q(core, cq, "boost ends (%s)", why);
 }
 
+static bool cs_queue_acts(const struct cs_queue *cq);
+
+/*
+ * Busy queues that act as boosted (cs_queue_acts()); boosted ones that
+ * read like streams do not, and whether one does changes with each of its
+ * requests, so they are counted when asked (only while boosts are about).
+ */
+static unsigned int cs_busy_acting(const struct cs_core *core)
+{
+	const struct cs_queue *cq = core->active;
+	unsigned int n = 0;
+	enum cs_prio_class c;
+
+	if (!core->nr_busy_boost)
+		return 0;
+	if (cq && cq->queued && cs_queue_acts(cq))
+		n++;
+	for (c = CS_CLASS_RT; c < CS_NR_CLASSES; c++)
+		list_for_each_entry(cq, &core->rr[c], rr)
+			n += cq->queued && cs_queue_acts(cq);
+	return n;
+}
+
 /*
  * The disk spent @dt on @cq's behalf (a request of it, or an idle window
  * kept for it): count that in the boosted queues' lead.
@@ -333,7 +356,7 @@ static void cs_boost_charge(struct cs_core *core, struct cs_queue *cq,
 	/* Nothing to count when no boost ran (boosts are off by default). */
 	if (!boosted && !core->boost_lead)
 		return;
-	others = cs_busy_queues(core) > core->nr_busy_boost;
+	others = cs_busy_queues(core) > cs_busy_acting(core);
 	if (boosted && cq)
 		cq->boost_served += dt;
 	core->boost_lead = cs_boost_lead_add(core->boost_lead, boosted,
@@ -383,18 +406,28 @@ static void cs_boost_review(struct cs_core *core, struct cs_queue *cq,
 			    u64 now)
 {
 	if (!cs_queue_boosted(cq) ||
-	    !cs_boost_ends(cs_queue_stream(cq), cq->boost_served,
-			   cs_tun(core, CS_T_BOOST), cq->boost_until, now))
+	    !cs_boost_ends(cq->boost_served, cs_tun(core, CS_T_BOOST),
+			   cq->boost_until, now))
 		return;
-	cs_boost_end(core, cq, cs_queue_stream(cq) ? "a stream" :
-			       now >= cq->boost_until ? "time" : "used");
+	cs_boost_end(core, cq, now >= cq->boost_until ? "time" : "used");
+}
+
+/*
+ * A boosted queue that reads like a program starting: not while it reads
+ * sequentially (exec reads a binary and its libraries ahead before the
+ * seeky reads of a start-up; streams that start are boosted too, and
+ * gain nothing by it).
+ */
+static bool cs_queue_acts(const struct cs_queue *cq)
+{
+	return cs_queue_boosted(cq) && !cs_queue_stream(cq);
 }
 
 /* A boosted queue that may lead now. */
 static bool cs_queue_leads(const struct cs_core *core,
 			   const struct cs_queue *cq)
 {
-	return cs_queue_boosted(cq) && cs_boost_may_lead(core);
+	return cs_queue_acts(cq) && cs_boost_may_lead(core);
 }
 
 /*
@@ -420,7 +453,7 @@ static void cs_idle_ended(struct cs_core *core, u64 now)
 {
 	struct cs_queue *cq = core->active;
 
-	if (cq && cs_queue_boosted(cq))
+	if (cq && cs_queue_acts(cq))
 		cs_boost_charge(core, cq, true,
 				cs_since(min(now, core->idle_until),
 					 core->idle_since));
@@ -490,7 +523,7 @@ static bool cs_should_preempt_active(struct cs_core *core,
 	in.active_class = active->prio_class;
 	in.active_sync = cs_queue_sync(active);
 	in.active_meta = active->meta_queued;
-	in.active_boosted = cs_queue_boosted(active);
+	in.active_boosted = cs_queue_acts(active);
 	/* @cq has a request queued now, so it counts itself. */
 	in.sync_waits = cs_queue_sync(cq) &&
 			core->nr_busy_sync[cq->prio_class] > 1;
@@ -706,7 +739,7 @@ static void cs_boost_check(struct cs_core *core, struct cs_queue *cq,
 		core->stats.boosted++;
 		cs_log_q(core, cq, "boost");
 	}
-	if (cs_queue_boosted(cq))
+	if (cs_queue_acts(cq))
 		core->boost_last = now;
 }
 
@@ -987,7 +1020,7 @@ static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
 	 * queue serves the nearest first, so a far read can wait behind a
 	 * stream's whole queue.
 	 */
-	if (!cs_queue_boosted(cq) && cs_boost_near(core, now))
+	if (!cs_queue_acts(cq) && cs_boost_near(core, now))
 		return 1;
 	if (!cs_queue_sync(cq)) {
 		since = core->last_delayed_sync ?
@@ -1089,7 +1122,7 @@ static struct cs_queue *cs_boost_waiting(const struct cs_core *core,
 	if (!core->nr_busy_boost || !cs_boost_may_lead(core))
 		return NULL;
 	list_for_each_entry(cq, &core->rr[pclass], rr)
-		if (cs_queue_boosted(cq))
+		if (cs_queue_acts(cq))
 			return cq;
 	return NULL;
 }
@@ -1419,7 +1452,7 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 	cq = cs_rq_queue(rq);
 	cs_rq_set_state(rq, (cs_rq_state(rq) & CS_RQ_TIMED) | CS_RQ_DRIVER |
 			(sync ? CS_RQ_SYNC : 0) |
-			(cq && cs_queue_boosted(cq) ? CS_RQ_BOOST : 0));
+			(cq && cs_queue_acts(cq) ? CS_RQ_BOOST : 0));
 	if (!core->in_driver[0] && !core->in_driver[1])
 		core->svc_start = now;
 	core->in_driver[sync]++;
@@ -1447,7 +1480,7 @@ static bool cs_request_done(struct cs_core *core, struct cs_queue *cq,
 	cq->dispatched--;
 	cs_present(core, cq, before);
 	cq->last_done = now;
-	if (cs_queue_boosted(cq))
+	if (cs_queue_acts(cq))
 		core->boost_last = now;
 	if (cq->prio_class != CS_CLASS_IDLE)
 		core->last_busy = now;

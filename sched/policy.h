@@ -133,8 +133,8 @@ struct cs_preempt_input {
  * A sync queue that is new, or comes back after CS_BOOST_GAP without
  * requests, is boosted (a program starting, a command, a scan) until it
  * has taken the boost tunable of the disk's time or CS_BOOST_TIME has
- * passed; it ends sooner when the queue shows itself a stream.  Boosted
- * queues lead only while their lead over waiting queues stays under
+ * passed; while it reads like a stream it does not lead.  Boosted queues
+ * lead only while their lead over waiting queues stays under
  * CS_BOOST_LEAD (cs_boost_leads()).
  */
 #define CS_BOOST_GAP		(1000 * NSEC_PER_MSEC)
@@ -169,8 +169,7 @@ bool cs_should_preempt(const struct cs_preempt_input *in);
 
 bool cs_boost_starts(bool low_latency, u64 budget, bool first, bool stream,
 		     u64 last_done, u64 now);
-bool cs_boost_ends(bool stream, u64 served, u64 budget, u64 boost_until,
-		   u64 now);
+bool cs_boost_ends(u64 served, u64 budget, u64 boost_until, u64 now);
 u64 cs_boost_lead_add(u64 lead, bool boosted, bool others_wait, u64 dt);
 bool cs_boost_leads(u64 lead);
 

@@ -225,10 +225,13 @@ MUTANTS = [
      "\treturn lead < CS_BOOST_LEAD;",
      "\treturn true;",
      "cs_test_core_boost_bound"),
-    ("15: a boost never ends for a stream", "sched/policy.c",
-     "\treturn stream || now >= boost_until || served >= budget;",
-     "\treturn now >= boost_until || served >= budget;",
-     "cs_test_boost_life"),
+    ("15: a boost ends when the program reads its binary", "sched/core.c",
+     "\t    !cs_boost_ends(cq->boost_served, cs_tun(core, CS_T_BOOST),\n"
+     "\t\t\t   cq->boost_until, now))\n",
+     "\t    (!cs_queue_stream(cq) &&\n"
+     "\t     !cs_boost_ends(cq->boost_served, cs_tun(core, CS_T_BOOST),\n"
+     "\t\t\t    cq->boost_until, now)))\n",
+     "cs_test_core_boost_exec"),
     ("15: boosted queues do not preempt", "sched/policy.c",
      "\tif (in->new_sync && in->new_boosted && !in->active_boosted)\n\t\treturn true;\n",
      "",
