@@ -841,7 +841,13 @@ bool cs_model_far_seeks(const struct cs_model *m)
 		return true;
 	if (m->force != CS_FORCE_AUTO)
 		return false;
+	/*
+	 * Near samples set the transfer time the excess is over (without
+	 * them a large far request of a disk that serves one at a time
+	 * looks slow by its transfer alone) and the noise to discount.
+	 */
 	return m->l.far_n >= 1U << CS_MODEL_SLOW_SHIFT &&
+	       m->l.near_n >= 1U << CS_MODEL_SLOW_SHIFT &&
 	       m->l.far_slow >= m->l.near_slow + CS_MODEL_FAR_SLOW_MIN;
 }
 

@@ -53,7 +53,7 @@ enum cs_ab_state {
 #define CS_MODEL_SEEK_ON_NS	(2 * NSEC_PER_MSEC)	/* seeks cost time */
 #define CS_MODEL_SEEK_OFF_NS	(1 * NSEC_PER_MSEC)	/* ... no longer */
 #define CS_MODEL_SAMPLE_MAX_NS	(50 * NSEC_PER_MSEC)	/* clip outliers */
-#define CS_MODEL_SLOW_SHIFT	5	/* slow shares: over ~32 samples */
+#define CS_MODEL_SLOW_SHIFT	6	/* slow shares: over ~64 samples */
 /*
  * Far requests seek, for boosts (cs_model_far_seeks()), where this many
  * more of them than of near ones take longer than a seek (/1024): beyond
