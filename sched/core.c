@@ -372,12 +372,16 @@ static void cs_boost_charge(struct cs_core *core, struct cs_queue *cq,
  * boost costs the streams throughput by design, which the comparison
  * would count against the mode it ran in).
  */
-static bool cs_boost_may_lead(const struct cs_core *core)
+static bool cs_boost_could_lead(const struct cs_core *core)
 {
 	return cs_learns(core) && cs_boost_leads(core->boost_lead) &&
 	       (core->mode == CS_MODE_SERIAL ||
-		cs_model_far_seeks(&core->model)) &&
-	       !cs_model_measuring(&core->model);
+		cs_model_far_seeks(&core->model));
+}
+
+static bool cs_boost_may_lead(const struct cs_core *core)
+{
+	return cs_boost_could_lead(core) && !cs_model_measuring(&core->model);
 }
 
 /*
@@ -389,9 +393,7 @@ static bool cs_boost_defers(const struct cs_core *core, u64 now)
 {
 	return core->boost_last &&
 	       cs_since(now, core->boost_last) < CS_BOOST_GAP &&
-	       cs_boost_leads(core->boost_lead) &&
-	       (core->mode == CS_MODE_SERIAL ||
-		cs_model_far_seeks(&core->model));
+	       cs_boost_could_lead(core);
 }
 
 /* Its recent requests show @cq a stream. */

@@ -57,8 +57,8 @@ enum cs_ab_state {
 /*
  * Far requests seek, for boosts (cs_model_far_seeks()), where this many
  * more of them than of near ones take longer than a seek (/1024): beyond
- * what host noise on both makes of the difference (3 sigma where one in
- * eight of all requests is slow).
+ * what host noise on both makes of the difference (over 4 sigma where
+ * one in eight of all requests is slow).
  */
 #define CS_MODEL_FAR_SLOW_MIN	192
 /*
