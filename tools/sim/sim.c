@@ -12,7 +12,10 @@
  *     -t SEC     simulated time (default 10)
  *     -g US      think time of a reader after a completion (default 150)
  *     -v         the core's counters and model at the end
- *     -c KB      S8's chunk (default 256)
+ *     -c KB      S8's chunk (default 256); S1's read when given
+ *     -b MS      the boost tunable (default the module's)
+ *     -r         the disk says it rotates whatever SPEC is (a virtual or
+ *                null_blk disk marked rotational)
  *     -p US      s9: the program's mean CPU time after a read (default
  *                2250; each is 1/4 to 7/4 of it)
  *     -T         print the core's trace messages, with model time in ms
@@ -316,7 +319,7 @@ static void complete(struct srq *s, u64 t_end)
 static void bad_args(void)
 {
 	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-w N] [-p US]\n"
-	      "           [-v] [-T] [-K]\n"
+	      "           [-b MS] [-r] [-v] [-T] [-K]\n"
 	      "           s1 N | s2 T | s2b T | s8 T S | s10 N | s9 N\n", stderr);
 	exit(2);
 }
@@ -326,12 +329,13 @@ int main(int argc, char **argv)
 	u64 tun[CS_NR_TUNABLES], end, best, cap;
 	int opt, i, n, verbose = 0, which;
 	char spec[256] = "sata";
-	int chunk_kb = 256, nst = 0;
+	int chunk_kb = 256, nst = 0, boost_ms = -1;
+	bool chunk_set = false, say_rot = false;
 	double secs = 10, total = 0;
 	struct hs_params p;
 	const char *sc;
 
-	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:p:vKT")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:p:b:rvKT")) != -1) {
 		switch (opt) {
 		case 's':
 			if (!strcmp(optarg, "none"))
@@ -368,6 +372,15 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			chunk_kb = atoi(optarg);
+			chunk_set = true;
+			break;
+		case 'b':
+			boost_ms = atoi(optarg);
+			if (boost_ms < 0 || boost_ms > 60000)
+				bad_args();
+			break;
+		case 'r':
+			say_rot = true;
 			break;
 		case 'w':
 			nr_wb = atoi(optarg);
@@ -395,13 +408,15 @@ int main(int argc, char **argv)
 	now = NSEC_PER_SEC;
 	cs_tunables_defaults(tun);
 	tun[CS_T_DEVICE_MODE] = force;
-	cs_core_init(&env.core, tun, p.rpm != 0, NULL, now);
+	if (boost_ms >= 0)
+		tun[CS_T_BOOST] = (u64)boost_ms * NSEC_PER_MSEC;
+	cs_core_init(&env.core, tun, p.rpm != 0 || say_rot, NULL, now);
 
 	if (!strcmp(sc, "s1")) {
 		for (i = 0; i < n; i++) {
 			rd[i].start = cap / n * i & ~7ULL;
 			rd[i].end = rd[i].start + cap / n;
-			rd[i].size = 768;
+			rd[i].size = chunk_set ? chunk_kb * 2 : 768;
 			rd[i].turn_group = -1;
 		}
 		nr_readers = n;
