@@ -588,6 +588,7 @@ struct kt_reader {
 	u64 next_at;		/* U64_MAX: its read is out */
 	struct request *rq;	/* that read */
 	unsigned int done;
+	unsigned int runs;	/* times the disk came to it from another's */
 	u64 busy;		/* disk time its reads took, ns */
 	u64 start;		/* its first read, ns after kt_mix() starts */
 	u64 think;		/* after a completion, ns (0: 100 us) */
@@ -617,7 +618,7 @@ static void kt_mark(struct kt_reader *r, unsigned int n, unsigned int k)
 static void kt_mix(struct kt *t, struct kt_reader *r, unsigned int n, u64 ns)
 {
 	struct request *disk[KT_DISK_DEPTH], *rq;
-	unsigned int head = 0, tail = 0, i;
+	unsigned int head = 0, tail = 0, i, last = n;
 	u64 end = t->now + ns, done_at = U64_MAX, cost = 0, next;
 	u32 seed = 12345;
 
@@ -642,9 +643,13 @@ static void kt_mix(struct kt *t, struct kt_reader *r, unsigned int n, u64 ns)
 		if (head != tail && done_at == U64_MAX) {
 			rq = disk[head % KT_DISK_DEPTH];
 			cost = 1 * MS;
-			for (i = 0; i < n; i++)
-				if (r[i].rq == rq)
-					cost = r[i].far ? 10 * MS : 1 * MS;
+			for (i = 0; i < n; i++) {
+				if (r[i].rq != rq)
+					continue;
+				cost = r[i].far ? 10 * MS : 1 * MS;
+				r[i].runs += i != last;
+				last = i;
+			}
 			done_at = t->now + cost;
 		}
 		next = done_at;
@@ -756,7 +761,10 @@ static void cs_test_core_boost_startup(struct kunit *test)
  * A program whose first 48 reads are sequential (exec reads its binary
  * and libraries ahead) keeps its boost for the seeky reads that follow:
  * S9's python lost it 0.1 s in, as "a stream", and took 86 s beside two
- * readers.  While it reads sequentially it does not lead.
+ * readers.  While it reads sequentially it does not lead.  Its bound is
+ * 3.25 x alone: with boosts held back until the streams have paid back
+ * 3/4 of CS_BOOST_LEAD (cs_boost_leads()) it took 3.15 x (2.94 x before),
+ * the price of streams beside boosted random readers keeping their rate.
  */
 static void cs_test_core_boost_exec(struct kunit *test)
 {
@@ -767,7 +775,7 @@ static void cs_test_core_boost_exec(struct kunit *test)
 	busy = kt_startup(test, 2, 48, boost, &share);
 	kunit_info(test, "alone %llu ms, beside 2 streams %llu ms (streams %u%%)",
 		   alone / MS, busy / MS, share);
-	KUNIT_EXPECT_LE(test, busy, 3 * alone);
+	KUNIT_EXPECT_LE(test, busy * 4, 13 * alone);
 	KUNIT_EXPECT_GE(test, share, 50U);
 }
 
@@ -792,11 +800,34 @@ static void cs_test_core_boost_bound(struct kunit *test)
 		seeky += r[i].busy;
 		KUNIT_EXPECT_TRUE(test, cs_queue_boosted(kt_q(r[i].c)));
 	}
-	kunit_info(test, "stream %llu ms, 6 boosted random readers %llu ms",
-		   r[0].busy / MS, seeky / MS);
+	kunit_info(test, "stream %llu ms in %u runs, 6 boosted random readers %llu ms",
+		   r[0].busy / MS, r[0].runs, seeky / MS);
 	KUNIT_EXPECT_GE(test, r[0].busy, span * 35 / 100);
 	KUNIT_EXPECT_GE(test, seeky, span * 35 / 100);
 	KUNIT_EXPECT_GE(test, t->core->stats.boosted, 7ULL);
+	kt_end(t, 0);
+}
+
+/*
+ * A stream beside a boosted random reader (S10 on sata, the random reader
+ * new): once the boost's lead is used, the stream's turns are long enough
+ * to read, not one read and a seek each (cs_boost_leads()).
+ */
+static void cs_test_core_boost_turns(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct kt_reader *r = kt_readers(t, 1, 1);
+	u64 span = 6000 * MS;
+
+	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
+	kt_mix(t, r, 2, span);
+	kunit_info(test, "stream %u reads in %u runs, random %u reads",
+		   r[0].done, r[0].runs, r[1].done);
+	KUNIT_EXPECT_TRUE(test, cs_queue_boosted(kt_q(r[1].c)));
+	KUNIT_EXPECT_GE(test, (u64)r[0].done * MS, span * 40 / 100);
+	/* Each run pays a seek: 20 reads or more (1 ms each) between. */
+	KUNIT_EXPECT_GE(test, r[0].done, 20 * r[0].runs);
+	KUNIT_EXPECT_GE(test, r[1].busy, span * 30 / 100);
 	kt_end(t, 0);
 }
 
@@ -1085,6 +1116,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_boost_startup),
 	KUNIT_CASE(cs_test_core_boost_exec),
 	KUNIT_CASE(cs_test_core_boost_bound),
+	KUNIT_CASE(cs_test_core_boost_turns),
 	{}
 };
 

@@ -526,25 +526,43 @@ static void cs_test_boost_life(struct kunit *test)
 
 /*
  * Issue 15: boosted queues lead by CS_BOOST_LEAD at most, and over time
- * get at most 40% of the disk while others wait.
+ * get at most 40% of the disk while others wait; once held back, they
+ * wait until the others have had a turn that pays for a seek.
  */
 static void cs_test_boost_lead(struct kunit *test)
 {
-	u64 lead = 0, boosted = 0, other = 0, turn = 30 * MS;
+	u64 lead = 0, boosted = 0, other = 0, turn = 30 * MS, run = 0;
+	u64 shortest = U64_MAX;
+	bool leading = true, was = true;
 	unsigned int i;
 
 	for (i = 0; i < 1000; i++) {
-		if (cs_boost_leads(lead)) {
+		leading = cs_boost_leads(lead, leading);
+		if (leading) {
 			lead = cs_boost_lead_add(lead, true, true, turn);
 			boosted += turn;
+			if (!was)
+				shortest = min(shortest, run);
+			run = 0;
 		} else {
 			lead = cs_boost_lead_add(lead, false, true, turn);
 			other += turn;
+			run += turn;
 		}
+		was = leading;
 		KUNIT_EXPECT_LE(test, lead, CS_BOOST_LEAD + turn);
 	}
 	KUNIT_EXPECT_LE(test, boosted * 100, (boosted + other) * 41);
 	KUNIT_EXPECT_GE(test, boosted * 100, (boosted + other) * 39);
+	/* The others' turns: 3/4 of the bound's worth of lead paid back. */
+	KUNIT_EXPECT_NE(test, shortest, U64_MAX);
+	KUNIT_EXPECT_GE(test, shortest * 2 / 3, CS_BOOST_LEAD * 3 / 4 - turn);
+	/* The bound and the way back, at their edges. */
+	KUNIT_EXPECT_TRUE(test, cs_boost_leads(CS_BOOST_LEAD - 1, true));
+	KUNIT_EXPECT_FALSE(test, cs_boost_leads(CS_BOOST_LEAD, true));
+	KUNIT_EXPECT_FALSE(test, cs_boost_leads(CS_BOOST_LEAD - 1, false));
+	KUNIT_EXPECT_FALSE(test, cs_boost_leads(CS_BOOST_LEAD / 4, false));
+	KUNIT_EXPECT_TRUE(test, cs_boost_leads(CS_BOOST_LEAD / 4 - 1, false));
 	/* Alone, a boosted queue owes nobody. */
 	KUNIT_EXPECT_EQ(test, cs_boost_lead_add(0, true, false, turn), 0ULL);
 	/* A long turn does not build an unbounded debt. */

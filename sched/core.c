@@ -361,6 +361,8 @@ static void cs_boost_charge(struct cs_core *core, struct cs_queue *cq,
 		cq->boost_served += dt;
 	core->boost_lead = cs_boost_lead_add(core->boost_lead, boosted,
 					     others, dt);
+	core->boost_held = !cs_boost_leads(core->boost_lead,
+					   !core->boost_held);
 }
 
 /*
@@ -374,7 +376,7 @@ static void cs_boost_charge(struct cs_core *core, struct cs_queue *cq,
  */
 static bool cs_boost_could_lead(const struct cs_core *core)
 {
-	return cs_learns(core) && cs_boost_leads(core->boost_lead) &&
+	return cs_learns(core) && !core->boost_held &&
 	       (core->mode == CS_MODE_SERIAL ||
 		cs_model_far_seeks(&core->model));
 }

@@ -210,6 +210,8 @@ struct cs_stats {
  * @nr_busy_boost: boosted queues with requests queued
  * @boost_lead: boosted queues' lead over waiting ones (cs_boost_lead_add()),
  *	ns
+ * @boost_held: the lead reached CS_BOOST_LEAD and has not come down to
+ *	a quarter of it yet (cs_boost_leads())
  * @boost_last: when a boosted queue last had a request queued or
  *	completed, ns (0: never)
  * @turns: queues that became active so far (wraps)
@@ -256,6 +258,7 @@ struct cs_core {
 	u64 idle_since;
 	unsigned int nr_busy_boost;
 	u64 boost_lead;
+	bool boost_held;
 	u64 boost_last;
 	unsigned int turns;
 	enum cs_idle idling;

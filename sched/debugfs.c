@@ -100,6 +100,7 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "boost_preempted %llu\n", st->boost_preempted);
 	seq_printf(m, "boost_lead_us %llu\n",
 		   div_u64(core->boost_lead, NSEC_PER_USEC));
+	seq_printf(m, "boost_held %d\n", core->boost_held);
 	seq_printf(m, "async_depth %u\n", READ_ONCE(cd->async_depth));
 	cs_dbg_put(cd);
 	return 0;

@@ -171,7 +171,7 @@ bool cs_boost_starts(bool low_latency, u64 budget, bool first, bool stream,
 		     u64 last_done, u64 now);
 bool cs_boost_ends(u64 served, u64 budget, u64 boost_until, u64 now);
 u64 cs_boost_lead_add(u64 lead, bool boosted, bool others_wait, u64 dt);
-bool cs_boost_leads(u64 lead);
+bool cs_boost_leads(u64 lead, bool leading);
 
 bool cs_fifo_expired(u64 deadline, u64 now);
 unsigned int cs_async_max_dispatch(unsigned int quantum, bool low_latency,
