@@ -809,29 +809,6 @@ static void cs_test_core_boost_bound(struct kunit *test)
 }
 
 /*
- * A stream beside a boosted random reader (S10 on sata, the random reader
- * new): once the boost's lead is used, the stream's turns are long enough
- * to read, not one read and a seek each (cs_boost_leads()).
- */
-static void cs_test_core_boost_turns(struct kunit *test)
-{
-	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
-	struct kt_reader *r = kt_readers(t, 1, 1);
-	u64 span = 6000 * MS;
-
-	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
-	kt_mix(t, r, 2, span);
-	kunit_info(test, "stream %u reads in %u runs, random %u reads",
-		   r[0].done, r[0].runs, r[1].done);
-	KUNIT_EXPECT_TRUE(test, cs_queue_boosted(kt_q(r[1].c)));
-	KUNIT_EXPECT_GE(test, (u64)r[0].done * MS, span * 40 / 100);
-	/* Each run pays a seek: 20 reads or more (1 ms each) between. */
-	KUNIT_EXPECT_GE(test, r[0].done, 20 * r[0].runs);
-	KUNIT_EXPECT_GE(test, r[1].busy, span * 30 / 100);
-	kt_end(t, 0);
-}
-
-/*
  * SERIAL: a random reader beside a stream gets a slice's share of the
  * disk, not one read per round of the stream's slices (S10 on sata: 5
  * IOPS at 198 ms before).
@@ -1116,7 +1093,6 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_boost_startup),
 	KUNIT_CASE(cs_test_core_boost_exec),
 	KUNIT_CASE(cs_test_core_boost_bound),
-	KUNIT_CASE(cs_test_core_boost_turns),
 	{}
 };
 
