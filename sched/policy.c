@@ -390,7 +390,7 @@ u64 cs_boost_lead_add(u64 lead, bool boosted, bool others_wait, u64 dt)
  * quarter of that: the queues they cut short then get turns long enough
  * to pay for a seek (280 ms and more).  Without that the lead hovers at
  * the bound and a stream gets one request per turn (tools/sim, sata:
- * 6.0 MB/s instead of 26.9 beside one boosted random reader).
+ * 6.0 MB/s instead of 27.5 beside one boosted random reader).
  *
  * Return: whether they may go ahead now.
  */
