@@ -56,9 +56,11 @@ split=$(cs_stat /dev/churn coop_split)
 cs_log "$threads threads, $merged merges, $split splits"
 # Enough churn for the stress to mean something; the rate is the VM's.
 # On 6.1 under TCG 60 s gave 825 to 1105 threads with one module (981
-# with baf7078's): a floor of 1000 failed at random.
-[ "$threads" -ge "$(cs_size 600 100)" ] || cs_fail "only $threads threads"
-[ "$merged" -ge 50 ] || cs_fail "only $merged merges"
+# with baf7078's): a floor of 1000 failed at random.  The debug kernel's
+# 25 s gave 68 threads and 73 merges on a slow CI machine (a floor of 100
+# failed there), so quick mode asks for a third of that.
+[ "$threads" -ge "$(cs_size 600 25)" ] || cs_fail "only $threads threads"
+[ "$merged" -ge "$(cs_size 50 20)" ] || cs_fail "only $merged merges"
 [ "$split" -ge 1 ] || cs_fail "no split"
 cs_check_idle /dev/churn
 echo ok
