@@ -201,8 +201,8 @@ static void cs_test_model_far_seeks_cached(struct kunit *test)
 /*
  * Boosted queues lead: no measurement starts while the core defers them
  * (20 s of two queues competing, twice the hold before a first run), one
- * starts within a second once it no longer does, and deferring again ends
- * the run at once.
+ * starts within a second once it no longer does, and deferring again lets
+ * it go on to a verdict (seven pairs of windows at most).
  */
 static void cs_test_model_defer(struct kunit *test)
 {
@@ -227,7 +227,14 @@ static void cs_test_model_defer(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ran);
 	cs_model_defer(m, true, now);
 	cs_model_tick(m, 2, now);
+	KUNIT_EXPECT_TRUE(test, cs_model_measuring(m));
+	end = now + CS_AB_MAX_PAIRS * 2 * (CS_AB_WIN_NS + CS_AB_SETTLE_NS);
+	for (; now < end && cs_model_measuring(m); now += MS) {
+		cs_model_defer(m, true, now);
+		cs_model_tick(m, 2, now);
+	}
 	KUNIT_EXPECT_FALSE(test, cs_model_measuring(m));
+	KUNIT_EXPECT_EQ(test, cs_model_verdict(m)->why, CS_WHY_AB);
 }
 
 /*

@@ -262,10 +262,11 @@ MUTANTS = [
      "\t\tif (contended && !m->defer &&",
      "\t\tif (contended &&",
      "cs_test_model_defer"),
-    ("15: a measurement running goes on while boosted queues lead",
+    ("15: a measurement running is dropped when boosted queues lead",
      "sched/model.c",
-     "\tif (defer && m->ab == CS_AB_RUN) {",
-     "\tif (false) {",
+     "\tm->defer = defer;\n}",
+     "\tif (defer && m->ab == CS_AB_RUN)\n\t\tcs_model_ab_hold(m, 0, false, now);\n"
+     "\tm->defer = defer;\n}",
      "cs_test_model_defer"),
 ]
 
