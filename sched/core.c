@@ -353,7 +353,7 @@ static void cs_boost_charge(struct cs_core *core, struct cs_queue *cq,
 {
 	bool others;
 
-	/* Nothing to count when no boost ran (boosts are off by default). */
+	/* Nothing to count when no boost ran (none on fast disks). */
 	if (!boosted && !core->boost_lead)
 		return;
 	others = cs_busy_queues(core) > cs_busy_acting(core);
