@@ -45,6 +45,9 @@
  *                in, beside N sequential 128 KiB readers at 40% and 70%
  *                of the disk (N = 0: alone); prints the start-up's
  *                seconds after a 'p' (the run ends when it is done)
+ *     s7 RATE    S7's reader: 4 KiB reads at RATE per second in 1 GiB
+ *                half a disk away, from 3 s on; with -w, S7's flood;
+ *                prints the reads' worst and p99 latency after 'lat'
  *
  * Prints "total <MB/s>" and each reader's MB/s.  The block layer is
  * modelled as far as the core sees it: a read is split at the disk's
@@ -85,8 +88,10 @@ struct reader {
 	u32 size;		/* sectors per read */
 	int turn_group;		/* >= 0: takes turns within that group; -2: pool;
 				 * -3: random reads; -4: write-back; -5: a
-				 * program starting
+				 * program starting; -6: random reads at a
+				 * fixed rate (s7)
 				 */
+	u64 sub_at;		/* s7: when the read in flight was issued */
 	int stream;		/* pool: the stream of the item in hand */
 };
 
@@ -128,6 +133,10 @@ static int nr_wb;
 static int prog_left;
 static u64 prog_start, prog_done, bg_before;
 static unsigned int prog_think_us = 2250;
+/* s7: the reader's period and every read's latency, ns. */
+#define MAX_LAT		65536
+static u64 s7_period, lat[MAX_LAT];
+static unsigned int nr_lat;
 /* Random readers' positions: a fixed sequence, the same every run. */
 static u64 rand_state = 0x9e3779b97f4a7c15ULL;
 
@@ -222,7 +231,8 @@ static void submit(struct reader *r)
 			wb_pos = wb_start;
 		pos = wb_pos;
 		wb_pos += r->size;
-	} else if (r->turn_group == -3) {
+	} else if (r->turn_group == -3 || r->turn_group == -6) {
+		r->sub_at = now;
 		pos = r->start + sim_rand() % ((r->end - r->start) / r->size) *
 		      r->size;
 	} else if (r->turn_group == -5) {
@@ -296,6 +306,11 @@ static void complete(struct srq *s, u64 t_end)
 				r->at = now + us * NSEC_PER_USEC;
 			else
 				prog_done = now;
+		} else if (r->turn_group == -6) {
+			if (nr_lat < MAX_LAT)
+				lat[nr_lat++] = now - r->sub_at;
+			/* Like fio's rate_iops: the next read when it is due. */
+			r->at = max(now + think, r->sub_at + s7_period);
 		} else if (r->turn_group < 0) {
 			r->at = now + think;
 		} else {
@@ -320,7 +335,7 @@ static void bad_args(void)
 {
 	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-w N] [-p US]\n"
 	      "           [-b MS] [-r] [-v] [-T] [-K]\n"
-	      "           s1 N | s2 T | s2b T | s8 T S | s10 N | s9 N\n", stderr);
+	      "           s1 N | s2 T | s2b T | s8 T S | s10 N | s9 N | s7 RATE\n", stderr);
 	exit(2);
 }
 
@@ -463,6 +478,14 @@ int main(int argc, char **argv)
 			rd[i].turn_group = -3;
 		}
 		nr_readers = n + 1;
+	} else if (!strcmp(sc, "s7")) {
+		/* 4 KiB reads at n per second in 1 GiB half a disk away. */
+		rd[0].start = cap / 2 & ~7ULL;
+		rd[0].end = rd[0].start + (1ULL << 21);
+		rd[0].size = 8;
+		rd[0].turn_group = -6;
+		s7_period = NSEC_PER_SEC / n;
+		nr_readers = 1;
 	} else if (!strcmp(sc, "s9") && n <= 2) {
 		for (i = 0; i < n; i++) {
 			rd[i].start = cap / 10 * (i ? 7 : 4) & ~7ULL;
@@ -503,6 +526,9 @@ int main(int argc, char **argv)
 			prog_start = now + 3 * NSEC_PER_SEC;
 			rd[i].at = prog_start;
 		}
+		/* S7's reader joins the flood after 3 s. */
+		if (rd[i].turn_group == -6)
+			rd[i].at = now + 3 * NSEC_PER_SEC;
 	}
 	/* s9 runs until the program is done (-t bounds it). */
 	if (prog_left)
@@ -597,6 +623,22 @@ int main(int argc, char **argv)
 		d = (double)((prog_done ?: now) - prog_start) / 1e9;
 		printf(" p %.2f%s bg %.1f", d, prog_done ? "" : " starved",
 		       d > 0 ? bg / d / 1e6 : 0);
+	}
+	if (s7_period) {
+		u64 mx = 0, p99;
+		unsigned int k, above;
+
+		/* p99: the smallest latency with at most 1% above it. */
+		p99 = 0;
+		for (i = 0; i < (int)nr_lat; i++) {
+			mx = max(mx, lat[i]);
+			for (above = 0, k = 0; k < nr_lat; k++)
+				above += lat[k] > lat[i];
+			if (above * 100 <= nr_lat && (!p99 || lat[i] < p99))
+				p99 = lat[i];
+		}
+		printf(" lat max %.1f p99 %.1f ms n %u", mx / 1e6, p99 / 1e6,
+		       nr_lat);
 	}
 	if (nr_wb) {
 		double wb = 0;
