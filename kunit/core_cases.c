@@ -544,6 +544,42 @@ static void cs_test_core_async_near(struct kunit *test)
 }
 
 /*
+ * Issue 15, S7: on a disk that says it rotates, PARALLEL by the prior does
+ * not let write-back go beside a read in the driver (a spindle's queue
+ * would fill with writes ahead of the read while the model learns); forced
+ * PARALLEL does.
+ */
+static void cs_test_core_prior_writes_wait(struct kunit *test)
+{
+	enum cs_mode_force force[] = { CS_FORCE_AUTO, CS_FORCE_PARALLEL };
+	struct request *rd, *out[8];
+	struct cs_kctx *r;
+	unsigned int i, k, n;
+	struct kt *t;
+
+	for (k = 0; k < ARRAY_SIZE(force); k++) {
+		t = kt_new(test, force[k]);
+		r = kt_ctx(t, 10);
+		KUNIT_ASSERT_EQ(test, t->core->mode, CS_MODE_PARALLEL);
+		rd = kt_read(t, 1 << 24);
+		kt_insert(t, rd, r);
+		KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), rd);
+		for (i = 0; i < 8; i++)
+			kt_insert(t, kt_rq(t, i * 256, 128, true, false), NULL);
+		for (n = 0; n < 8 && (out[n] = kt_dispatch(t)); n++)
+			;
+		if (force[k] == CS_FORCE_AUTO)
+			KUNIT_EXPECT_EQ(test, n, 0U);
+		else
+			KUNIT_EXPECT_GE(test, n, 2U);
+		kt_done(t, rd);
+		for (i = 0; i < n; i++)
+			kt_done(t, out[i]);
+		kt_end(t, 0);
+	}
+}
+
+/*
  * A disk that says it does not rotate is parallel without measuring: the
  * model is not fed (it would cost a fast disk CPU per request), while the
  * same requests on a disk that says it rotates are measured.
@@ -910,11 +946,16 @@ static void cs_test_core_writeback_competes(struct kunit *test)
 		kt_insert(t, kt_rq(t, (1 << 24) + i * 1024, 512, true, false),
 			  w);
 		r = kt_serve(t);
-		wr = kt_serve(t);
 		KUNIT_ASSERT_NOT_NULL(test, r);
-		KUNIT_ASSERT_NOT_NULL(test, wr);
 		kt_wait(t, 5 * MS);
 		kt_done(t, r);
+		/*
+		 * In the prior, write-back waits for the read in the driver
+		 * (queued, so present meanwhile); it is then written fast.
+		 */
+		wr = kt_serve(t);
+		KUNIT_ASSERT_NOT_NULL(test, wr);
+		kt_wait(t, 1 * MS);
 		kt_done(t, wr);
 	}
 	/* Two competitors for 200 ms: the smoothed count is near two. */
@@ -1070,6 +1111,7 @@ static void cs_test_core_async_turn(struct kunit *test)
 static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_meta_first),
 	KUNIT_CASE(cs_test_core_async_near),
+	KUNIT_CASE(cs_test_core_prior_writes_wait),
 	KUNIT_CASE(cs_test_core_sector_order),
 	KUNIT_CASE(cs_test_core_serial_slice),
 	KUNIT_CASE(cs_test_core_idle_hit),

@@ -1008,12 +1008,30 @@ static bool cs_sync_near(struct cs_core *core, u64 now)
 	       2 * cs_tun(core, CS_T_SLICE_IDLE);
 }
 
+/*
+ * Whether write-back may go beside reads in the driver: in PARALLEL mode,
+ * once the model knows it.  In the prior and in a measurement's PARALLEL
+ * windows a disk that says it rotates may be a spindle whose queue then
+ * fills with writes ahead of a read (S7: 270 ms reads while the model
+ * learned); the windows then differ in idling only.
+ */
+static bool cs_writes_beside_reads(const struct cs_core *core)
+{
+	const struct cs_model *m = &core->model;
+
+	if (!cs_parallel_mode(core))
+		return false;
+	if (!cs_learns(core))
+		return true;
+	return cs_model_why(m) != CS_WHY_PRIOR && !cs_model_measuring(m);
+}
+
 /* Requests the active queue may have in the driver at once. */
 static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
 				    u64 now)
 {
 	unsigned int quantum = cs_tun(core, CS_T_QUANTUM);
-	bool parallel = cs_parallel_mode(core);
+	bool parallel = cs_parallel_mode(core), beside;
 	u64 since;
 
 	if (cq->prio_class == CS_CLASS_IDLE)
@@ -1030,10 +1048,11 @@ static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
 		since = core->last_delayed_sync ?
 			cs_since(now, core->last_delayed_sync) : U64_MAX;
 		/* Where the disk serves both at once, writes need not wait. */
+		beside = cs_writes_beside_reads(core);
 		return cs_async_max_dispatch(quantum,
 					     cs_tun(core, CS_T_LOW_LATENCY),
-					     parallel ? 0 : core->in_driver[1],
-					     !parallel && cs_sync_near(core, now),
+					     beside ? 0 : core->in_driver[1],
+					     !beside && cs_sync_near(core, now),
 					     since,
 					     cs_tun(core, CS_T_SLICE_SYNC),
 					     cq->dispatched);

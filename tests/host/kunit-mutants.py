@@ -268,6 +268,10 @@ MUTANTS = [
      "\tif (defer && m->ab == CS_AB_RUN)\n\t\tcs_model_ab_hold(m, 0, false, now);\n"
      "\tm->defer = defer;\n}",
      "cs_test_model_defer"),
+    ("15: write-back beside reads while the model learns", "sched/core.c",
+     "\treturn cs_model_why(m) != CS_WHY_PRIOR && !cs_model_measuring(m);",
+     "\treturn m != NULL;",
+     "cs_test_core_prior_writes_wait"),
 ]
 
 
