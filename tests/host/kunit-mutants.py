@@ -269,7 +269,7 @@ MUTANTS = [
      "\tm->defer = defer;\n}",
      "cs_test_model_defer"),
     ("15: write-back beside reads while the model learns", "sched/core.c",
-     "\treturn cs_model_why(m) != CS_WHY_PRIOR && !cs_model_measuring(m);",
+     "\treturn !cs_model_measuring(m) && cs_model_why(m) != CS_WHY_PRIOR;",
      "\treturn m != NULL;",
      "cs_test_core_prior_writes_wait"),
 ]
