@@ -140,6 +140,13 @@ static unsigned int nr_lat;
 /* Random readers' positions: a fixed sequence, the same every run. */
 static u64 rand_state = 0x9e3779b97f4a7c15ULL;
 
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static bool tracing;
 pid_t cs_env_sim_pid = 1;
 
@@ -624,21 +631,11 @@ int main(int argc, char **argv)
 		printf(" p %.2f%s bg %.1f", d, prog_done ? "" : " starved",
 		       d > 0 ? bg / d / 1e6 : 0);
 	}
-	if (s7_period) {
-		u64 mx = 0, p99;
-		unsigned int k, above;
-
-		/* p99: the smallest latency with at most 1% above it. */
-		p99 = 0;
-		for (i = 0; i < (int)nr_lat; i++) {
-			mx = max(mx, lat[i]);
-			for (above = 0, k = 0; k < nr_lat; k++)
-				above += lat[k] > lat[i];
-			if (above * 100 <= nr_lat && (!p99 || lat[i] < p99))
-				p99 = lat[i];
-		}
-		printf(" lat max %.1f p99 %.1f ms n %u", mx / 1e6, p99 / 1e6,
-		       nr_lat);
+	if (s7_period && nr_lat) {
+		/* p99: the latency with at most 1% of the reads above it. */
+		qsort(lat, nr_lat, sizeof(lat[0]), cmp_u64);
+		printf(" lat max %.1f p99 %.1f ms n %u", lat[nr_lat - 1] / 1e6,
+		       lat[nr_lat - 1 - nr_lat / 100] / 1e6, nr_lat);
 	}
 	if (nr_wb) {
 		double wb = 0;
