@@ -546,19 +546,44 @@ static void cs_test_core_async_near(struct kunit *test)
 /*
  * Issue 15, S7: on a disk that says it rotates, PARALLEL by the prior does
  * not let write-back go beside a read in the driver (a spindle's queue
- * would fill with writes ahead of the read while the model learns); forced
- * PARALLEL does.
+ * would fill with writes ahead of the read while the model learns), nor
+ * does a PARALLEL window of an A/B measurement; PARALLEL that is known
+ * (measured: no seek cost; or forced) does.
  */
 static void cs_test_core_prior_writes_wait(struct kunit *test)
 {
-	enum cs_mode_force force[] = { CS_FORCE_AUTO, CS_FORCE_PARALLEL };
+	static const struct {
+		enum cs_mode_force force;
+		bool measured, measuring, beside;
+	} c[] = {
+		{ CS_FORCE_AUTO, false, false, false },
+		{ CS_FORCE_PARALLEL, false, false, true },
+		{ CS_FORCE_AUTO, true, false, true },
+		{ CS_FORCE_AUTO, true, true, false },
+	};
 	struct request *rd, *out[8];
+	struct cs_model *m;
 	struct cs_kctx *r;
 	unsigned int i, k, n;
 	struct kt *t;
 
-	for (k = 0; k < ARRAY_SIZE(force); k++) {
-		t = kt_new(test, force[k]);
+	for (k = 0; k < ARRAY_SIZE(c); k++) {
+		t = kt_new(test, c[k].force);
+		/* The model set by hand: no measurement starts by itself. */
+		m = &t->core->model;
+		for (i = 0; i < ARRAY_SIZE(m->hold_until); i++)
+			m->hold_until[i] = U64_MAX;
+		if (c[k].measured) {
+			m->l.seek_known = true;
+			m->l.seek_cost = false;
+		}
+		if (c[k].measuring) {
+			/* A PARALLEL window that lasts the case. */
+			m->ab = CS_AB_RUN;
+			m->ab_mode = CS_MODE_PARALLEL;
+			m->ab_start = t->now;
+			m->ab_end = U64_MAX;
+		}
 		r = kt_ctx(t, 10);
 		KUNIT_ASSERT_EQ(test, t->core->mode, CS_MODE_PARALLEL);
 		rd = kt_read(t, 1 << 24);
@@ -568,10 +593,12 @@ static void cs_test_core_prior_writes_wait(struct kunit *test)
 			kt_insert(t, kt_rq(t, i * 256, 128, true, false), NULL);
 		for (n = 0; n < 8 && (out[n] = kt_dispatch(t)); n++)
 			;
-		if (force[k] == CS_FORCE_AUTO)
-			KUNIT_EXPECT_EQ(test, n, 0U);
-		else
+		KUNIT_EXPECT_EQ(test, cs_model_measuring(&t->core->model),
+				c[k].measuring);
+		if (c[k].beside)
 			KUNIT_EXPECT_GE(test, n, 2U);
+		else
+			KUNIT_EXPECT_EQ(test, n, 0U);
 		kt_done(t, rd);
 		for (i = 0; i < n; i++)
 			kt_done(t, out[i]);
@@ -842,6 +869,60 @@ static void cs_test_core_boost_bound(struct kunit *test)
 	KUNIT_EXPECT_GE(test, seeky, span * 35 / 100);
 	KUNIT_EXPECT_GE(test, t->core->stats.boosted, 7ULL);
 	kt_end(t, 0);
+}
+
+/*
+ * Boosts lead within their class: a boosted best-effort reader that just
+ * had a read served leaves a real-time stream its depth in the driver
+ * (sched-classes in tests/vm counts the real-time share), while a
+ * best-effort stream beside it keeps one request in the driver.
+ * Return: the stream's second read went to the driver beside its first.
+ */
+static bool kt_boost_beside(struct kunit *test, int class)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *s = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *rq, *first, *second;
+	unsigned int i;
+	u64 seen;
+
+	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
+	rq = kt_read(t, (sector_t)1 << 28);
+	kt_insert(t, rq, b);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), rq);
+	t->now += 5 * MS;
+	kt_done(t, rq);
+	seen = t->now;
+	KUNIT_EXPECT_TRUE(test, cs_queue_boosted(kt_q(b)));
+	/* The stream is not boosted itself. */
+	WRITE_ONCE(t->core->tun[CS_T_BOOST], 0);
+	for (i = 0; i < 4; i++) {
+		rq = kt_read(t, i * 128);
+		kt_prio(rq, class, 4);
+		kt_insert(t, rq, s);
+	}
+	KUNIT_EXPECT_FALSE(test, cs_queue_boosted(kt_q(s)));
+	/* Its idle window cut short: the reader thinks on. */
+	t->now += 2 * MS;
+	cs_expire_active(t->core);
+	first = kt_dispatch(t);
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	KUNIT_EXPECT_EQ(test, first->__sector, 0ULL);
+	second = kt_dispatch(t);
+	/* Still within the boosted queue's 2 x slice_idle. */
+	KUNIT_EXPECT_LT(test, t->now - seen,
+			2 * cs_tun(t->core, CS_T_SLICE_IDLE));
+	kt_done(t, first);
+	if (second)
+		kt_done(t, second);
+	kt_end(t, 0);
+	return second && second->__sector == 128;
+}
+
+static void cs_test_core_boost_class(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, kt_boost_beside(test, IOPRIO_CLASS_RT));
+	KUNIT_EXPECT_FALSE(test, kt_boost_beside(test, IOPRIO_CLASS_BE));
 }
 
 /*
@@ -1135,6 +1216,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_boost_startup),
 	KUNIT_CASE(cs_test_core_boost_exec),
 	KUNIT_CASE(cs_test_core_boost_bound),
+	KUNIT_CASE(cs_test_core_boost_class),
 	{}
 };
 

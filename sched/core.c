@@ -444,12 +444,33 @@ static bool cs_queue_pooled(const struct cs_core *core,
 	return cs_queue_seeky(cq) && !cs_queue_leads(core, cq);
 }
 
-/* A boosted queue is about: it has requests, or had one very recently. */
-static bool cs_boost_near(const struct cs_core *core, u64 now)
+/* A boosted queue acts now: note when, and in which class. */
+static void cs_boost_seen(struct cs_core *core, const struct cs_queue *cq,
+			  u64 now)
 {
-	return core->boost_last && cs_boost_may_lead(core) &&
-	       cs_since(now, core->boost_last) <
-	       2 * cs_tun(core, CS_T_SLICE_IDLE);
+	core->boost_last = now;
+	core->boost_seen[cq->prio_class] = now;
+}
+
+/*
+ * A boosted queue of @pclass or a higher class is about: it has requests,
+ * or had one very recently.  Boosts lead within their class only, so a
+ * boosted best-effort queue leaves a real-time one its depth.
+ */
+static bool cs_boost_near(const struct cs_core *core,
+			  enum cs_prio_class pclass, u64 now)
+{
+	u64 window = 2 * cs_tun(core, CS_T_SLICE_IDLE);
+	enum cs_prio_class c;
+
+	if (!core->boost_last || cs_since(now, core->boost_last) >= window ||
+	    !cs_boost_may_lead(core))
+		return false;
+	for (c = CS_CLASS_RT; c <= pclass; c++)
+		if (core->boost_seen[c] &&
+		    cs_since(now, core->boost_seen[c]) < window)
+			return true;
+	return false;
 }
 
 /* An idle window ends: a boosted queue's counts as its disk time. */
@@ -744,7 +765,7 @@ static void cs_boost_check(struct cs_core *core, struct cs_queue *cq,
 		cs_log_q(core, cq, "boost");
 	}
 	if (cs_queue_acts(cq))
-		core->boost_last = now;
+		cs_boost_seen(core, cq, now);
 }
 
 static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
@@ -1043,7 +1064,7 @@ static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
 	 * queue serves the nearest first, so a far read can wait behind a
 	 * stream's whole queue.
 	 */
-	if (!cs_queue_acts(cq) && cs_boost_near(core, now))
+	if (!cs_queue_acts(cq) && cs_boost_near(core, cq->prio_class, now))
 		return 1;
 	if (!cs_queue_sync(cq)) {
 		since = core->last_delayed_sync ?
@@ -1505,7 +1526,7 @@ static bool cs_request_done(struct cs_core *core, struct cs_queue *cq,
 	cs_present(core, cq, before);
 	cq->last_done = now;
 	if (cs_queue_acts(cq))
-		core->boost_last = now;
+		cs_boost_seen(core, cq, now);
 	if (cq->prio_class != CS_CLASS_IDLE)
 		core->last_busy = now;
 	if ((state & (CS_RQ_SYNC | CS_RQ_TIMED)) ==

@@ -214,6 +214,7 @@ struct cs_stats {
  *	a quarter of it yet (cs_boost_leads())
  * @boost_last: when a boosted queue last had a request queued or
  *	completed, ns (0: never)
+ * @boost_seen: the same by the boosted queue's class, ns (0: never)
  * @turns: queues that became active so far (wraps)
  * @idling: why the idle timer is armed (CS_IDLE_NONE: it is not)
  * @idle_until: when the armed idle window ends, ns
@@ -260,6 +261,7 @@ struct cs_core {
 	u64 boost_lead;
 	bool boost_held;
 	u64 boost_last;
+	u64 boost_seen[CS_NR_CLASSES];
 	unsigned int turns;
 	enum cs_idle idling;
 	u64 idle_until;

@@ -272,6 +272,20 @@ MUTANTS = [
      "\treturn !cs_model_measuring(m) && cs_model_why(m) != CS_WHY_PRIOR;",
      "\treturn m != NULL;",
      "cs_test_core_prior_writes_wait"),
+    ("15: write-back beside reads in a measurement's PARALLEL window",
+     "sched/core.c",
+     "\treturn !cs_model_measuring(m) && cs_model_why(m) != CS_WHY_PRIOR;",
+     "\treturn cs_model_why(m) != CS_WHY_PRIOR;",
+     "cs_test_core_prior_writes_wait"),
+    ("15: a boosted queue cuts the depth of higher classes", "sched/core.c",
+     "\tfor (c = CS_CLASS_RT; c <= pclass; c++)",
+     "\tfor (c = CS_CLASS_RT; c < CS_NR_CLASSES; c++)",
+     "cs_test_core_boost_class"),
+    ("15: a boosted queue leaves the others their depth", "sched/core.c",
+     "\tif (!cs_queue_acts(cq) && cs_boost_near(core, cq->prio_class, now))",
+     "\tif (!cs_queue_acts(cq) && cs_boost_near(core, cq->prio_class, now) &&\n"
+     "\t    !core)",
+     "cs_test_core_boost_class"),
 ]
 
 
