@@ -414,6 +414,68 @@ static void cs_test_core_parallel_turns(struct kunit *test)
 	kt_end(t, 0);
 }
 
+/*
+ * PARALLEL on a disk that serves one request at a time (distance costs
+ * nothing): a real-time reader's turns end after quantum requests, but it
+ * hands none of them to a best-effort queue, which would be preempted at
+ * its next read (sched-classes in tests/vm: the real-time reader got 0.91
+ * of the I/Os, bound 0.90).  The reader's requests are of @class, level 4.
+ * Return: the other (best-effort, level 4) queue's reads dispatched.
+ */
+static unsigned int kt_rt_turns(struct kunit *test, int class)
+{
+	struct kt *t = kt_new(test, CS_FORCE_AUTO);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct cs_model *m = &t->core->model;
+	struct request *rq, *be;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(m->hold_until); i++)
+		m->hold_until[i] = U64_MAX;
+	m->l.seek_known = true;
+	m->l.seek_cost = false;
+	for (i = 0; i < 8; i++)
+		kt_insert(t, kt_read(t, (1 << 24) + i * 128), b);
+	for (i = 0; i < 40; i++) {
+		rq = kt_read(t, i * 128);
+		kt_prio(rq, class, 4);
+		kt_insert(t, rq, a);
+		be = kt_dispatch(t);
+		while (be && be != rq) {
+			n++;
+			kt_done(t, be);
+			be = kt_dispatch(t);
+		}
+		KUNIT_ASSERT_PTR_EQ(test, be, rq);
+		t->now += 1 * MS;
+		kt_done(t, rq);
+		/* The completion runs the queue while the reader thinks. */
+		be = kt_dispatch(t);
+		if (be) {
+			n++;
+			t->now += 1 * MS;
+			kt_done(t, be);
+		}
+		t->now += 100 * US;
+	}
+	KUNIT_EXPECT_EQ(test, t->core->mode, CS_MODE_PARALLEL);
+	kt_end(t, 0);
+	return n;
+}
+
+static void cs_test_core_rt_keeps_turns(struct kunit *test)
+{
+	unsigned int be = kt_rt_turns(test, IOPRIO_CLASS_RT);
+
+	kunit_info(test, "best effort got %u reads beside 40 real-time ones",
+		   be);
+	KUNIT_EXPECT_EQ(test, be, 0U);
+	/* Of its own class and weight, the other queue is served in full. */
+	be = kt_rt_turns(test, IOPRIO_CLASS_BE);
+	kunit_info(test, "beside 40 best-effort ones: %u", be);
+	KUNIT_EXPECT_EQ(test, be, 8U);
+}
+
 /* PARALLEL: a queue that ran dry gives way at once, it does not idle. */
 static void cs_test_core_parallel_no_idle(struct kunit *test)
 {
@@ -1203,6 +1265,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_group_by),
 	KUNIT_CASE(cs_test_core_parallel_turns),
 	KUNIT_CASE(cs_test_core_parallel_no_idle),
+	KUNIT_CASE(cs_test_core_rt_keeps_turns),
 	KUNIT_CASE(cs_test_core_preempt),
 	KUNIT_CASE(cs_test_core_fallback),
 	KUNIT_CASE(cs_test_core_nonrot_unmeasured),

@@ -295,6 +295,18 @@ static unsigned int cs_busy_queues(const struct cs_core *core)
 	       core->nr_busy[CS_CLASS_IDLE];
 }
 
+/* Busy queues of @pclass and of the classes above it. */
+static unsigned int cs_busy_up_to(const struct cs_core *core,
+				  enum cs_prio_class pclass)
+{
+	unsigned int n = 0;
+	enum cs_prio_class c;
+
+	for (c = CS_CLASS_RT; c <= pclass; c++)
+		n += core->nr_busy[c];
+	return n;
+}
+
 /*
  * Disks lie about rotating in one direction only (virtual disks, arrays
  * and LUNs say they rotate); feeding the model costs a fast disk CPU on
@@ -1341,8 +1353,12 @@ static bool cs_yield_after(struct cs_core *core, struct cs_queue *cq)
 {
 	unsigned int budget;
 
-	/* Nobody else waits. */
-	if (cs_busy_queues(core) <= (cq->queued ? 1 : 0))
+	/*
+	 * Nobody else of its class or above waits: a turn handed to a lower
+	 * class would only be taken back by preemption (a real-time reader
+	 * beside a best-effort one lost every ninth read to it).
+	 */
+	if (cs_busy_up_to(core, cq->prio_class) <= (cq->queued ? 1 : 0))
 		return false;
 	if (cq->prio_class == CS_CLASS_IDLE)
 		return cs_busy_queues(core) > 1;

@@ -286,6 +286,10 @@ MUTANTS = [
      "\tif (!cs_queue_acts(cq) && cs_boost_near(core, cq->prio_class, now) &&\n"
      "\t    !core)",
      "cs_test_core_boost_class"),
+    ("15: a turn ends in favour of a lower class", "sched/core.c",
+     "\tif (cs_busy_up_to(core, cq->prio_class) <= (cq->queued ? 1 : 0))",
+     "\tif (cs_busy_up_to(core, CS_CLASS_IDLE) <= (cq->queued ? 1 : 0))",
+     "cs_test_core_rt_keeps_turns"),
 ]
 
 
