@@ -34,7 +34,7 @@ static struct kt *kt_new_disk(struct kunit *test, enum cs_mode_force mode,
 	t->now = 1000 * MS;
 	cs_tunables_defaults(tun);
 	tun[CS_T_DEVICE_MODE] = mode;
-	/* Boosts (off by default) only where a case asks. */
+	/* Boosts (on by default) only where a case asks. */
 	tun[CS_T_BOOST] = 0;
 	cs_core_init(t->core, tun, rotational, NULL, t->now);
 	return t;

@@ -29,7 +29,7 @@ static const struct cs_tunable_desc cs_tunables[CS_NR_TUNABLES] = {
 	[CS_T_MAX_REQUEST_KB]	= { 0, 1U << 20, 0 },
 	[CS_T_DEVICE_MODE]	= { CS_FORCE_AUTO, CS_FORCE_PARALLEL,
 				    CS_FORCE_AUTO },
-	[CS_T_BOOST]		= { 0, 60000 * MS, 0 },
+	[CS_T_BOOST]		= { 0, 60000 * MS, 8000 * MS },
 };
 
 /**

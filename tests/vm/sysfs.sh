@@ -30,8 +30,8 @@ low_latency 1 0 1
 target_latency 300 1 60000
 target_latency_us 300000 1 60000000
 max_request_kb 0 0 1048576
-boost 0 0 60000
-boost_us 0 0 60000000
+boost 8000 0 60000
+boost_us 8000000 0 60000000
 ra_autotune 0 0 1
 ra_min_kb 128 4 4096
 ra_max_kb 4096 128 65536"
