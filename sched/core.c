@@ -663,25 +663,17 @@ static struct cs_queue *cs_seeky_waiting(const struct cs_core *core,
 static enum cs_idle cs_idle_for(struct cs_core *core, struct cs_queue *cq)
 {
 	struct cs_idle_input in;
-	unsigned int other = 0, l;
-	enum cs_prio_class c;
+	unsigned int other;
 
 	if (!cs_queue_sync(cq) || (cq->flags & CSQ_FALLBACK))
 		return CS_IDLE_NONE;
 	in.idle_pays = core->mode == CS_MODE_SERIAL;
 	in.keep_share = false;
-	if (!in.idle_pays && !cs_model_parallel(&core->model)) {
+	if (!in.idle_pays) {
 		/* Busy queues of another weight than @cq's. */
-		for (c = CS_CLASS_RT; c < CS_NR_CLASSES; c++) {
-			if (c != cq->prio_class) {
-				other += core->nr_busy[c];
-				continue;
-			}
-			for (l = 0; l < CS_NR_LEVELS; l++)
-				if (l != cq->level)
-					other += core->nr_busy_level[c][l];
-		}
-		in.keep_share = other;
+		other = cs_busy_queues(core) -
+			core->nr_busy_level[cq->prio_class][cq->level];
+		in.keep_share = other && !cs_model_parallel(&core->model);
 	}
 	/* A boosted queue that leads is idled for in either mode. */
 	in.boosted = cs_queue_leads(core, cq);
