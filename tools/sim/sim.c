@@ -48,6 +48,10 @@
  *     s7 RATE    S7's reader: 4 KiB reads at RATE per second in 1 GiB
  *                half a disk away, from 3 s on; with -w, S7's flood;
  *                prints the reads' worst and p99 latency after 'lat'
+ *     s5 J       S5's load: J jobs (contexts) of 32 random 4 KiB reads in
+ *                flight each, anywhere on the disk; for the core's cost
+ *                per request under callgrind (-g 0 for fio's libaio,
+ *                which resubmits at once)
  *
  * Prints "total <MB/s>" and each reader's MB/s.  The block layer is
  * modelled as far as the core sees it: a read is split at the disk's
@@ -72,15 +76,19 @@
 #include "../hddsim/model.h"
 #include "../hddsim/profile.h"
 
-#define MAX_READERS	64
+#define MAX_READERS	1024
+#define S5_DEPTH	32	/* s5: reads in flight per job */
 #define MAX_PIECES	16
 #define MAX_INFLIGHT	4096
 
 enum sched_kind { SCHED_CTX, SCHED_NONE };
 
-/* A reader: one context, one read in flight at a time. */
+/* A reader: one read in flight at a time, through one context. */
 struct reader {
 	struct cs_kctx ctx;
+	struct cs_kctx *cx;	/* the context it submits through: its own,
+				 * or (s5) its job's first reader's
+				 */
 	u64 pos, end, start;	/* sectors: next, area end, area start */
 	u64 bytes;		/* delivered in the measured time */
 	u64 at;			/* next submission, ns; U64_MAX: busy/idle */
@@ -273,7 +281,7 @@ static void submit(struct reader *r)
 		RB_CLEAR_NODE(&s->krq.rq.rb_node);
 		cs_env_sim_pid = r - rd;
 		if (kind == SCHED_CTX)
-			cs_core_insert(&env.core, &s->krq.rq, &r->ctx.ctx,
+			cs_core_insert(&env.core, &s->krq.rq, &r->cx->ctx,
 				       false, now);
 		else
 			list_add_tail(&s->fifo, &fifo);
@@ -342,7 +350,8 @@ static void bad_args(void)
 {
 	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-w N] [-p US]\n"
 	      "           [-b MS] [-r] [-v] [-T] [-K]\n"
-	      "           s1 N | s2 T | s2b T | s8 T S | s10 N | s9 N | s7 RATE\n", stderr);
+	      "           s1 N | s2 T | s2b T | s8 T S | s10 N | s9 N | s7 RATE | s5 J\n",
+	      stderr);
 	exit(2);
 }
 
@@ -419,7 +428,8 @@ int main(int argc, char **argv)
 	n = atoi(argv[optind + 1]);
 	if (optind + 3 == argc)
 		nst = atoi(argv[optind + 2]);
-	if (n < (strcmp(sc, "s9") ? 1 : 0) || n > MAX_READERS - 1 || secs <= 0)
+	if (n < (strcmp(sc, "s9") ? 1 : 0) || n > MAX_READERS - 1 || secs <= 0 ||
+	    (!strcmp(sc, "s5") && n > MAX_READERS / S5_DEPTH))
 		bad_args();
 	if (!hs_parse(spec, &p) || hs_model_init(&disk, &p)) {
 		fprintf(stderr, "sim: bad device specification '%s'\n", spec);
@@ -485,6 +495,14 @@ int main(int argc, char **argv)
 			rd[i].turn_group = -3;
 		}
 		nr_readers = n + 1;
+	} else if (!strcmp(sc, "s5")) {
+		for (i = 0; i < n * S5_DEPTH; i++) {
+			rd[i].start = 0;
+			rd[i].end = cap;
+			rd[i].size = 8;
+			rd[i].turn_group = -3;
+		}
+		nr_readers = n * S5_DEPTH;
 	} else if (!strcmp(sc, "s7")) {
 		/* 4 KiB reads at n per second in 1 GiB half a disk away. */
 		rd[0].start = cap / 2 & ~7ULL;
@@ -526,6 +544,10 @@ int main(int argc, char **argv)
 		rd[i].ctx.ctx.tgid = 100 + i;
 		rd[i].ctx.ctx.id = (unsigned long)&rd[i];
 		rd[i].ctx.alive = true;
+		rd[i].cx = &rd[i].ctx;
+		/* s5: a job's readers share its first one's context. */
+		if (!strcmp(sc, "s5"))
+			rd[i].cx = &rd[i - i % S5_DEPTH].ctx;
 		rd[i].pos = rd[i].start;
 		if (rd[i].turn_group < 0 || i == 0)
 			rd[i].at = now + i * 1000;
