@@ -1232,9 +1232,9 @@ static struct cs_queue *cs_seeky_next(struct cs_core *core,
 /* The active seeky queue has a request that the full window cannot take. */
 static bool cs_seeky_full(struct cs_core *core, struct cs_queue *cq, u64 now)
 {
-	return cq->queued && cs_queue_pooled(core, cq) &&
-	       cs_seeky_window(core, cq->prio_class, now) &&
-	       !cs_seeky_room(core, now);
+	/* The window first: there is none in PARALLEL mode. */
+	return cq->queued && cs_seeky_window(core, cq->prio_class, now) &&
+	       cs_queue_pooled(core, cq) && !cs_seeky_room(core, now);
 }
 
 /* What the active queue does now. */
