@@ -463,6 +463,44 @@ static void cs_test_model_newcomer(struct kunit *test)
 }
 
 /*
+ * Newcomers on a disk of one tag: where far costs nothing, each request
+ * is a seek sample served alone and there is no parallelism to find, so a
+ * stale verdict stays held; where far costs time it is measured again.
+ */
+static bool kt_newcomer_measures(struct kunit *test, bool seek_cost)
+{
+	u64 now = 20 * KM_SEC, t;
+	struct cs_model *m;
+
+	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	cs_model_init(m, true, NULL, KM_SEC);
+	cs_model_set_tags(m, 1);
+	m->l.seek_known = true;
+	m->l.seek_cost = seek_cost;
+	m->l.v[0].mode = CS_MODE_PARALLEL;
+	m->l.v[0].why = CS_WHY_AB;
+	/* Measured 19 s ago (not fresh); the hold has 10 s to run. */
+	m->measured_at[0] = KM_SEC;
+	m->hold_until[0] = m->cont[0] + CS_AB_HOLD_MIN_NS;
+	m->last_tick = now;
+	cs_model_newcomer(m);
+	for (t = now; t < now + KM_SEC; t += MS) {
+		cs_model_complete(m, 65536, true, t);
+		cs_model_tick(m, 2, t);
+		if (m->ab == CS_AB_RUN)
+			return true;
+	}
+	return false;
+}
+
+static void cs_test_model_newcomer_one_tag(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, kt_newcomer_measures(test, false));
+	KUNIT_EXPECT_TRUE(test, kt_newcomer_measures(test, true));
+}
+
+/*
  * A reader beside write-back on a spindle: PARALLEL lets the flusher
  * deliver more bytes in all (63 MB/s against 48), but the reader gets a
  * fifteenth of what SERIAL gives it; the reader's bytes decide.
@@ -1180,6 +1218,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_ab_writeback),
 	KUNIT_CASE(cs_test_model_undecided_keeps),
 	KUNIT_CASE(cs_test_model_newcomer),
+	KUNIT_CASE(cs_test_model_newcomer_one_tag),
 	KUNIT_CASE(cs_test_model_ab_array),
 	KUNIT_CASE(cs_test_model_ab_close),
 	KUNIT_CASE(cs_test_model_ab_changes),

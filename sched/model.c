@@ -592,6 +592,15 @@ static void cs_model_ab_end_window(struct cs_model *m, u64 now)
 	cs_model_ab_window(m, next, now);
 }
 
+/*
+ * Every request of the disk is a seek sample and none shows a seek cost:
+ * one command at a time, so no parallelism to measure either.
+ */
+static bool cs_model_seek_watched(const struct cs_model *m)
+{
+	return m->one_tag && m->l.seek_known && !m->l.seek_cost;
+}
+
 /* Fold the integrated count of present queues in; move the level. */
 static void cs_model_fold(struct cs_model *m, u64 now)
 {
@@ -685,8 +694,13 @@ bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
 		 * four sequential readers on sata at 23 MB/s, where SERIAL
 		 * gives 47): a new queue has an old verdict measured again
 		 * soon, but a verdict at most once per CS_AB_FRESH_NS.
+		 * Not on a disk that takes one command at a time and where
+		 * far costs no more than near: each request there is served
+		 * alone, so the seek figure watches the newcomers' requests
+		 * too, and idling has nothing else to win (null_blk at depth
+		 * 1: 100-390 idle windows armed by each new set of readers).
 		 */
-		if (m->newcomer && contended &&
+		if (m->newcomer && contended && !cs_model_seek_watched(m) &&
 		    (!m->measured_at[m->level] ||
 		     cs_since(now, m->measured_at[m->level]) >=
 		     CS_AB_FRESH_NS))
