@@ -609,19 +609,25 @@ static void cs_test_core_async_near(struct kunit *test)
  * Issue 15, S7: on a disk that says it rotates, PARALLEL by the prior does
  * not let write-back go beside a read in the driver (a spindle's queue
  * would fill with writes ahead of the read while the model learns), nor
- * does a PARALLEL window of an A/B measurement; PARALLEL that is known
- * (measured: no seek cost; or forced) does.
+ * does a PARALLEL window of an A/B measurement, nor a measurement that
+ * found no winner (sim s7 40 -w 4 on sata: reads of 266-270 ms in the
+ * drive's queue behind writes, 71 ms held back); PARALLEL that is known
+ * (measured: no seek cost, or PARALLEL won; or forced) does.
  */
 static void cs_test_core_prior_writes_wait(struct kunit *test)
 {
 	static const struct {
 		enum cs_mode_force force;
-		bool measured, measuring, beside;
+		bool measured, measuring;
+		enum cs_mode_why why;	/* of every level's PARALLEL verdict */
+		bool beside;
 	} c[] = {
-		{ CS_FORCE_AUTO, false, false, false },
-		{ CS_FORCE_PARALLEL, false, false, true },
-		{ CS_FORCE_AUTO, true, false, true },
-		{ CS_FORCE_AUTO, true, true, false },
+		{ CS_FORCE_AUTO, false, false, CS_WHY_PRIOR, false },
+		{ CS_FORCE_PARALLEL, false, false, CS_WHY_PRIOR, true },
+		{ CS_FORCE_AUTO, true, false, CS_WHY_PRIOR, true },
+		{ CS_FORCE_AUTO, true, true, CS_WHY_PRIOR, false },
+		{ CS_FORCE_AUTO, false, false, CS_WHY_AB_UNDECIDED, false },
+		{ CS_FORCE_AUTO, false, false, CS_WHY_AB, true },
 	};
 	struct request *rd, *out[8];
 	struct cs_model *m;
@@ -633,8 +639,15 @@ static void cs_test_core_prior_writes_wait(struct kunit *test)
 		t = kt_new(test, c[k].force);
 		/* The model set by hand: no measurement starts by itself. */
 		m = &t->core->model;
-		for (i = 0; i < ARRAY_SIZE(m->hold_until); i++)
+		for (i = 0; i < ARRAY_SIZE(m->hold_until); i++) {
 			m->hold_until[i] = U64_MAX;
+			m->l.v[i].why = c[k].why;
+		}
+		if (c[k].why != CS_WHY_PRIOR) {
+			/* Far costs time: "no seek cost" does not decide. */
+			m->l.seek_known = true;
+			m->l.seek_cost = true;
+		}
 		if (c[k].measured) {
 			m->l.seek_known = true;
 			m->l.seek_cost = false;
