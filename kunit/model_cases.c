@@ -465,11 +465,24 @@ static void cs_test_model_newcomer(struct kunit *test)
 /*
  * Newcomers on a disk of one tag: where far costs nothing, each request
  * is a seek sample served alone and there is no parallelism to find, so a
- * stale verdict stays held; where far costs time it is measured again.
+ * stale verdict stays held; where far costs time it is measured again,
+ * also when the seek figure finds that cost after the newcomer came.
  */
-static bool kt_newcomer_measures(struct kunit *test, bool seek_cost)
+static bool kt_newcomer_run(struct cs_model *m, u64 from)
 {
-	u64 now = 20 * KM_SEC, t;
+	u64 t;
+
+	for (t = from; t < from + KM_SEC; t += MS) {
+		cs_model_complete(m, 65536, true, t);
+		cs_model_tick(m, 2, t);
+		if (m->ab == CS_AB_RUN)
+			return true;
+	}
+	return false;
+}
+
+static struct cs_model *kt_newcomer_model(struct kunit *test, bool seek_cost)
+{
 	struct cs_model *m;
 
 	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
@@ -480,24 +493,25 @@ static bool kt_newcomer_measures(struct kunit *test, bool seek_cost)
 	m->l.seek_cost = seek_cost;
 	m->l.v[0].mode = CS_MODE_PARALLEL;
 	m->l.v[0].why = CS_WHY_AB;
-	/* Measured 19 s ago (not fresh); the hold has 10 s to run. */
+	/* Measured 19 s before 20 s (not fresh); the hold has 10 s to run. */
 	m->measured_at[0] = KM_SEC;
 	m->hold_until[0] = m->cont[0] + CS_AB_HOLD_MIN_NS;
-	m->last_tick = now;
+	m->last_tick = 20 * KM_SEC;
 	cs_model_newcomer(m);
-	for (t = now; t < now + KM_SEC; t += MS) {
-		cs_model_complete(m, 65536, true, t);
-		cs_model_tick(m, 2, t);
-		if (m->ab == CS_AB_RUN)
-			return true;
-	}
-	return false;
+	return m;
 }
 
 static void cs_test_model_newcomer_one_tag(struct kunit *test)
 {
-	KUNIT_EXPECT_FALSE(test, kt_newcomer_measures(test, false));
-	KUNIT_EXPECT_TRUE(test, kt_newcomer_measures(test, true));
+	struct cs_model *m;
+
+	m = kt_newcomer_model(test, true);
+	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	m = kt_newcomer_model(test, false);
+	KUNIT_EXPECT_FALSE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	/* Then far requests turn out to cost time. */
+	m->l.seek_cost = true;
+	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 21 * KM_SEC));
 }
 
 /*

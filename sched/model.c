@@ -694,20 +694,23 @@ bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
 		 * four sequential readers on sata at 23 MB/s, where SERIAL
 		 * gives 47): a new queue has an old verdict measured again
 		 * soon, but a verdict at most once per CS_AB_FRESH_NS.
-		 * Not on a disk that takes one command at a time and where
-		 * far costs no more than near: each request there is served
+		 * Not while the disk takes one command at a time and far
+		 * costs no more than near: each request there is served
 		 * alone, so the seek figure watches the newcomers' requests
 		 * too, and idling has nothing else to win (null_blk at depth
 		 * 1: 100-390 idle windows armed by each new set of readers).
+		 * The newcomer is kept for when that figure finds a cost.
 		 */
-		if (m->newcomer && contended && !cs_model_seek_watched(m) &&
-		    (!m->measured_at[m->level] ||
-		     cs_since(now, m->measured_at[m->level]) >=
-		     CS_AB_FRESH_NS))
-			m->hold_until[m->level] =
-				min(m->hold_until[m->level],
-				    m->cont[m->level] + CS_AB_STALE_NS);
-		m->newcomer = false;
+		if (!cs_model_seek_watched(m)) {
+			if (m->newcomer && contended &&
+			    (!m->measured_at[m->level] ||
+			     cs_since(now, m->measured_at[m->level]) >=
+			     CS_AB_FRESH_NS))
+				m->hold_until[m->level] =
+					min(m->hold_until[m->level],
+					    m->cont[m->level] + CS_AB_STALE_NS);
+			m->newcomer = false;
+		}
 		if (contended && !m->defer &&
 		    m->cont[m->level] >= m->hold_until[m->level]) {
 			m->ab_base = cs_model_settled(m);
