@@ -101,6 +101,7 @@ struct reader {
 				 */
 	u64 sub_at;		/* s7: when the read in flight was issued */
 	int stream;		/* pool: the stream of the item in hand */
+	bool held;		/* -R: waits for the switch to end */
 };
 
 /* S8's streams: where each goes on, what it delivered. */
@@ -147,6 +148,18 @@ static u64 s7_period, lat[MAX_LAT];
 static unsigned int nr_lat;
 /* Random readers' positions: a fixed sequence, the same every run. */
 static u64 rand_state = 0x9e3779b97f4a7c15ULL;
+/*
+ * -R: the scheduler is selected again every resel_ns, as the benchmark's
+ * scheduler windows do: submissions wait while the disk drains, then a new
+ * core starts from what the old one learned (ctxsched) with new contexts,
+ * and each window from 1 s to 4 s after the switch is measured.
+ */
+static u64 resel_ns, next_resel = U64_MAX, win_from = U64_MAX, win_to;
+static bool draining;
+static u64 win_bytes, win_cur, win_ns;
+static unsigned int nr_win;
+/* SIM_SAMPLE=MS in the environment: the core's state every MS of model time. */
+static u64 sample_ns, next_sample;
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -234,6 +247,10 @@ static void submit(struct reader *r)
 	struct srq *s;
 
 	r->at = U64_MAX;
+	if (draining) {
+		r->held = true;
+		return;
+	}
 	if (r->turn_group == -2) {
 		/* The next item of the shared work queue. */
 		r->stream = next_item++ % nr_streams;
@@ -302,6 +319,8 @@ static void complete(struct srq *s, u64 t_end)
 	int i;
 
 	in_disk--;
+	if (now >= win_from && now < win_to && r->turn_group != -4)
+		win_cur += s->krq.rq.__data_len;
 	if (now <= t_end) {
 		r->bytes += s->krq.rq.__data_len;
 		if (r->turn_group == -2)
@@ -346,10 +365,92 @@ static void complete(struct srq *s, u64 t_end)
 		run_queue();
 }
 
+static const char *mode_name(const struct cs_model *m)
+{
+	return cs_model_mode(m) == CS_MODE_SERIAL ? "serial" : "parallel";
+}
+
+/* The core's state at @what, for -R windows and SIM_SAMPLE. */
+static void show_state(const char *what)
+{
+	const struct cs_model *m = &env.core.model;
+
+	if (!tracing && !sample_ns)
+		return;
+	if (kind != SCHED_CTX)
+		return;
+	printf("%10.3f %s: mode %s (%s) ab %d level %u", now / 1e6, what,
+	       mode_name(m), cs_model_why_name(cs_model_why(m)), m->ab,
+	       m->level);
+	printf(" in_disk %u queued %u busy_boost %u boost_near %d lead %llu\n",
+	       in_disk, env.core.nr_queued, env.core.nr_busy_boost,
+	       cs_boost_near(&env.core, CS_CLASS_IDLE, now),
+	       (unsigned long long)env.core.boost_lead);
+}
+
+/*
+ * -R: the disk has drained; select the scheduler again.  A new ctxsched
+ * starts from what the old one learned, as cs_devmem keeps it, and sees
+ * every context anew (the kernel frees the icqs at a switch).
+ */
+static void reselect(const u64 *tun, bool rot)
+{
+	struct cs_model_memory mem = { .valid = true };
+	unsigned int warnings;
+	int i;
+
+	if (kind == SCHED_CTX) {
+		mem.l = env.core.model.l;
+		for (i = 0; i < nr_readers; i++)
+			cs_core_ctx_exit(&env.core, &rd[i].ctx.ctx);
+		cs_core_exit(&env.core);
+		warnings = env.warnings + (env.queues != 0);
+		memset(&env, 0, sizeof(env));
+		env.warnings = warnings;
+		cs_core_init(&env.core, tun, rot, &mem, now);
+		for (i = 0; i < nr_readers; i++) {
+			memset(&rd[i].ctx.ctx, 0, sizeof(rd[i].ctx.ctx));
+			INIT_LIST_HEAD(&rd[i].ctx.ctx.member);
+			rd[i].ctx.ctx.tgid = 100 + i;
+			rd[i].ctx.ctx.id = (unsigned long)&rd[i] + nr_win + 1;
+		}
+	}
+	draining = false;
+	for (i = 0; i < nr_readers; i++) {
+		/*
+		 * Streams go on from a new place in their area: on an array
+		 * what a window delivers depends on which spindles the
+		 * streams share, and a scheduler that moved them on at
+		 * another pace would otherwise be measured on another layout.
+		 */
+		if (rd[i].turn_group == -1 && rd[i].end - rd[i].start > rd[i].size)
+			rd[i].pos = rd[i].start + sim_rand() %
+				    ((rd[i].end - rd[i].start) / rd[i].size) * rd[i].size;
+		if (!rd[i].held)
+			continue;
+		rd[i].held = false;
+		rd[i].at = now + think;
+	}
+	if (tracing)
+		printf("%10.3f switch: window %.1f MB/s\n", now / 1e6,
+		       win_cur / 3e6);
+	show_state("switch");
+	/* The last window is whole: the switch comes 4 s or more after it. */
+	if (nr_win) {
+		win_bytes += win_cur;
+		win_ns += 3 * NSEC_PER_SEC;
+	}
+	win_cur = 0;
+	win_from = now + NSEC_PER_SEC;
+	win_to = now + 4 * NSEC_PER_SEC;
+	nr_win++;
+	next_resel = now + resel_ns;
+}
+
 static void bad_args(void)
 {
 	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-w N] [-p US]\n"
-	      "           [-b MS] [-r] [-v] [-T] [-K]\n"
+	      "           [-b MS] [-R SEC] [-r] [-v] [-T] [-K]\n"
 	      "           s1 N | s2 T | s2b T | s8 T S | s10 N | s9 N | s7 RATE | s5 J\n",
 	      stderr);
 	exit(2);
@@ -366,7 +467,7 @@ int main(int argc, char **argv)
 	struct hs_params p;
 	const char *sc;
 
-	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:p:b:rvKT")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:p:b:R:rvKT")) != -1) {
 		switch (opt) {
 		case 's':
 			if (!strcmp(optarg, "none"))
@@ -412,6 +513,11 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			say_rot = true;
+			break;
+		case 'R':
+			resel_ns = (u64)(atof(optarg) * NSEC_PER_SEC);
+			if (resel_ns < 4 * NSEC_PER_SEC)
+				bad_args();
 			break;
 		case 'w':
 			nr_wb = atoi(optarg);
@@ -563,10 +669,21 @@ int main(int argc, char **argv)
 	if (prog_left)
 		secs = max(secs, 120.0);
 
+	if (getenv("SIM_SAMPLE"))
+		sample_ns = (u64)atoi(getenv("SIM_SAMPLE")) * NSEC_PER_MSEC;
 	end = now + (u64)(secs * NSEC_PER_SEC);
+	if (resel_ns)
+		next_resel = now + resel_ns;
 	while (now < end && !(prog_left == 0 && prog_done)) {
 		int ev = -1;
 		struct srq *s = NULL;
+
+		if (draining && !in_disk && !sched_has_work())
+			reselect(tun, p.rpm != 0 || say_rot);
+		if (sample_ns && now >= next_sample) {
+			next_sample = now + sample_ns;
+			show_state("sample");
+		}
 
 		best = U64_MAX;
 		which = 0;
@@ -596,6 +713,10 @@ int main(int argc, char **argv)
 			best = rerun_at;
 			ev = 4;
 		}
+		if (!draining && next_resel < best) {
+			best = next_resel;
+			ev = 5;
+		}
 		if (ev < 0)
 			break;
 		now = max(now, best);
@@ -621,15 +742,30 @@ int main(int argc, char **argv)
 			if (cs_core_idle_timer(&env.core, now))
 				run_queue();
 			break;
-		default:
+		case 4:
 			rerun_at = U64_MAX;
 			run_queue();
+			break;
+		default:
+			draining = true;
+			next_resel = U64_MAX;
 			break;
 		}
 	}
 	for (i = 0; i < nr_readers; i++)
 		if (rd[i].turn_group != -4)
 			total += rd[i].bytes;
+	if (resel_ns) {
+		/* Only whole windows count. */
+		if (nr_win && win_to <= now) {
+			win_bytes += win_cur;
+			win_ns += 3 * NSEC_PER_SEC;
+		} else if (nr_win) {
+			nr_win--;
+		}
+		printf("windows %u %.1f MB/s ", nr_win,
+		       win_ns ? win_bytes / (win_ns / 1e9) / 1e6 : 0.0);
+	}
 	printf("total %.1f MB/s:", total / secs / 1e6);
 	if (nr_streams) {
 		for (i = 0; i < nr_streams; i++)
