@@ -855,7 +855,8 @@ static void cs_leave_driver(struct cs_core *core, struct request *rq)
 		cs_present(core, cq, before);
 	}
 	if (cs_learns(core))
-		cs_model_complete(&core->model, 0, false,
+		cs_model_complete(&core->model, 0,
+				  op_is_write(req_op(rq)) ? CS_MODEL_WRITE : 0,
 				  core->model.last_tick);
 	cs_rq_set_state(rq, 0);
 }
@@ -1520,7 +1521,8 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 	cs_rq_set_size(rq, blk_rq_sectors(rq));
 	if (cs_learns(core))
 		cs_model_dispatch(&core->model, blk_rq_pos(rq),
-				  blk_rq_sectors(rq), now);
+				  blk_rq_sectors(rq),
+				  op_is_write(req_op(rq)), now);
 	return rq;
 }
 
@@ -1599,7 +1601,9 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 		if (cs_learns(core))
 			cs_model_complete(&core->model,
 					  cs_rq_dispatched_bytes(rq),
-					  state & CS_RQ_SYNC, now);
+					  (state & CS_RQ_SYNC ? CS_MODEL_SYNC : 0) |
+					  (op_is_write(req_op(rq)) ?
+					   CS_MODEL_WRITE : 0), now);
 		if (cq)
 			expired = cs_request_done(core, cq, rq, now);
 		cs_model_step(core, now);

@@ -175,10 +175,10 @@ static unsigned int cs_model_level(unsigned int avg, unsigned int cur)
 	return level;
 }
 
-/* Fold time since the last event into the busy time. */
+/* Fold time since the last event into the busy time (reads in the driver). */
 static void cs_model_account(struct cs_model *m, u64 now)
 {
-	if (m->depth)
+	if (m->depth_rd)
 		m->busy_ns += cs_since(now, m->depth_t);
 	m->depth_t = max(now, m->depth_t);
 }
@@ -188,13 +188,15 @@ static void cs_model_account(struct cs_model *m, u64 now)
  * @m: the model
  * @pos: its first sector
  * @sectors: its size
+ * @write: it writes
  * @now: current time, ns
  *
  * A request dispatched to an idle disk starts a burst that is served
  * alone; requests that continue it directly (the pieces of one read split
  * at a stripe unit) join it, anything else spoils it.
  */
-void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now)
+void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, bool write,
+		       u64 now)
 {
 	u64 dist = pos >= m->last_end ? pos - m->last_end : m->last_end - pos;
 
@@ -204,13 +206,16 @@ void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now)
 		m->solo_bytes = sectors << 9;
 		m->solo_far = dist > CS_SEEK_FAR_ROT;
 		m->solo_active = true;
+		m->solo_read = !write;
 	} else if (m->solo_active && !dist) {
 		m->solo_bytes += sectors << 9;
+		m->solo_read &= !write;
 	} else {
 		/* Its service time now includes another request's. */
 		m->solo_active = false;
 	}
 	m->depth++;
+	m->depth_rd += !write;
 	m->last_end = pos + sectors;
 }
 
@@ -293,21 +298,28 @@ static void cs_model_sample(struct cs_model *m, u64 t, u32 bytes, bool far)
  * cs_model_complete() - a request the driver had is done (or requeued)
  * @m: the model
  * @bytes: its size (0 for a requeue: nothing was delivered)
- * @sync: it was a sync request.  Only those count in the A/B throughput:
- *	the modes differ in how they serve the sync queues that compete,
- *	and write-back, which takes whatever the disk has left, would make
- *	the mode that starves readers look faster (a stream and a random
- *	reader beside a flusher in tools/sim: PARALLEL measured 7.6 times
- *	SERIAL in bytes while the stream got 0.7 MB/s instead of 33).
+ * @flags: CS_MODEL_SYNC for a sync request: only those count in the A/B
+ *	throughput, since the modes differ in how they serve the sync queues
+ *	that compete, and write-back, which takes whatever the disk has
+ *	left, would make the mode that starves readers look faster (a stream
+ *	and a random reader beside a flusher in tools/sim: PARALLEL measured
+ *	7.6 times SERIAL in bytes while the stream got 0.7 MB/s instead of
+ *	33); CS_MODEL_WRITE for a write, which the gain figure leaves out
  * @now: current time, ns
  */
-void cs_model_complete(struct cs_model *m, u32 bytes, bool sync, u64 now)
+void cs_model_complete(struct cs_model *m, u32 bytes, unsigned int flags,
+		       u64 now)
 {
+	bool write = flags & CS_MODEL_WRITE;
+
 	cs_model_account(m, now);
-	m->busy_bytes += bytes;
+	if (!write)
+		m->busy_bytes += bytes;
 	if (m->depth)
 		m->depth--;
-	if (sync && m->ab == CS_AB_RUN && now >= m->ab_start)
+	if (!write && m->depth_rd)
+		m->depth_rd--;
+	if ((flags & CS_MODEL_SYNC) && m->ab == CS_AB_RUN && now >= m->ab_start)
 		m->ab_bytes += bytes;
 	if (!bytes)
 		m->solo_active = false;
@@ -315,8 +327,10 @@ void cs_model_complete(struct cs_model *m, u32 bytes, bool sync, u64 now)
 		return;
 	/* The burst served alone is over: one sample of the disk. */
 	m->solo_active = false;
-	m->solo_ns += cs_since(now, m->solo_t0);
-	m->solo_sum += m->solo_bytes;
+	if (m->solo_read) {
+		m->solo_ns += cs_since(now, m->solo_t0);
+		m->solo_sum += m->solo_bytes;
+	}
 	cs_model_sample(m, cs_since(now, m->solo_t0), m->solo_bytes,
 			m->solo_far);
 }
@@ -601,6 +615,27 @@ static bool cs_model_seek_watched(const struct cs_model *m)
 	return m->one_tag && m->l.seek_known && !m->l.seek_cost;
 }
 
+/*
+ * A newcomer need not have the verdict measured again: the disk serves
+ * reads side by side and PARALLEL won there by the wide gap when last
+ * measured, or the level is not measured and distance costs nothing.
+ * SERIAL wins on such a disk only where few streams each cover several of
+ * its spindles (array8 with two readers, whose gain is below 1), so new
+ * readers cannot turn the verdict; the hold still has it measured again.
+ * Each new set of readers otherwise paid a measurement, half of it idling
+ * (S1 on array12 and virtio: every benchmark window started one).
+ */
+static bool cs_model_settled_wide(const struct cs_model *m)
+{
+	const struct cs_model_verdict *v = cs_model_verdict(m);
+
+	if (!cs_model_side_by_side(m))
+		return false;
+	if (v->why == CS_WHY_AB)
+		return v->mode == CS_MODE_PARALLEL && v->ab_ratio >= CS_AB_WIDE;
+	return m->l.seek_known && !m->l.seek_cost;
+}
+
 /* Fold the integrated count of present queues in; move the level. */
 static void cs_model_fold(struct cs_model *m, u64 now)
 {
@@ -701,7 +736,7 @@ bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
 		 * 1: 100-390 idle windows armed by each new set of readers).
 		 * The newcomer is kept for when that figure finds a cost.
 		 */
-		if (!cs_model_seek_watched(m)) {
+		if (!cs_model_seek_watched(m) && !cs_model_settled_wide(m)) {
 			if (m->newcomer && contended &&
 			    (!m->measured_at[m->level] ||
 			     cs_since(now, m->measured_at[m->level]) >=
@@ -812,6 +847,25 @@ bool cs_model_parallel(const struct cs_model *m)
 	if (cs_model_mode(m) == CS_MODE_SERIAL || m->one_tag)
 		return false;
 	return m->l.parallel;
+}
+
+/**
+ * cs_model_side_by_side() - whether the disk serves reads side by side
+ * @m: the model
+ *
+ * Unlike cs_model_parallel(), whatever the mode now: what the gain figure
+ * found (an array, a virtual disk), not what the scheduler makes of it.
+ * A single spindle, whatever its cache, serves one read at a time.
+ *
+ * Return: true where reads that share the driver get through clearly
+ * faster than reads alone (cs_model_gain()), never on a disk that takes one
+ * command at a time; always when PARALLEL is forced, never when SERIAL is.
+ */
+bool cs_model_side_by_side(const struct cs_model *m)
+{
+	if (m->force != CS_FORCE_AUTO)
+		return m->force == CS_FORCE_PARALLEL;
+	return !m->one_tag && m->l.gain_known && m->l.parallel;
 }
 
 /**

@@ -40,6 +40,10 @@ enum cs_mode_why {
 	CS_WHY_FORCED,		/* the device_mode tunable */
 };
 
+/* What cs_model_complete() is told of a request. */
+#define CS_MODEL_SYNC	0x1	/* a sync request: counts in the A/B */
+#define CS_MODEL_WRITE	0x2	/* a write: not in the gain figure */
+
 /* A/B measurement state. */
 enum cs_ab_state {
 	CS_AB_HOLD,		/* mode fixed until enough contended time */
@@ -133,8 +137,10 @@ struct cs_model_verdict {
  * @best_ps: fastest transfer seen, picoseconds per byte (0: none yet)
  * @seek_known: enough samples to judge whether distance costs time
  * @seek_cost: distance costs time (far requests take longer)
- * @gain: throughput per busy time of requests that shared the driver with
- *	others, over that of requests served alone, /1024
+ * @gain: read throughput per time with reads in the driver, of reads that
+ *	shared the driver with others, over that of reads served alone,
+ *	/1024.  Reads only: a drive's write cache completes writes at once
+ *	whatever it does with reads, and would make a spindle look parallel.
  * @gain_known: @gain rests on enough busy time at both depths
  * @parallel: the disk serves requests in parallel (@gain, with hysteresis)
  * @v: the verdict of each contention level
@@ -176,11 +182,13 @@ struct cs_model_memory {
  * @solo_bytes: its size so far
  * @solo_far: it starts far from where the previous request ended
  * @solo_active: it is still alone (nothing unrelated was dispatched)
+ * @solo_read: it is all reads
  * @depth: requests in the driver, as the model counted them
+ * @depth_rd: reads among them
  * @depth_t: when @depth last changed, ns
- * @busy_ns: in this gain epoch, time with requests in the driver, ns
- * @busy_bytes: bytes completed in this gain epoch
- * @solo_ns: service time of the requests served alone in it, ns
+ * @busy_ns: in this gain epoch, time with reads in the driver, ns
+ * @busy_bytes: bytes of reads completed in this gain epoch
+ * @solo_ns: service time of the reads served alone in it, ns
  * @solo_sum: their bytes
  * @epoch_end: end of this gain epoch, ns
  * @ab: A/B state
@@ -225,7 +233,9 @@ struct cs_model {
 	u32 solo_bytes;
 	bool solo_far;
 	bool solo_active;
+	bool solo_read;
 	unsigned int depth;
+	unsigned int depth_rd;
 	u64 depth_t;
 	u64 busy_ns;
 	u64 busy_bytes;
@@ -269,14 +279,17 @@ void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now);
 void cs_model_set_tags(struct cs_model *m, unsigned int tags);
 void cs_model_newcomer(struct cs_model *m);
 void cs_model_defer(struct cs_model *m, bool defer, u64 now);
-void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, u64 now);
-void cs_model_complete(struct cs_model *m, u32 bytes, bool sync, u64 now);
+void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, bool write,
+		       u64 now);
+void cs_model_complete(struct cs_model *m, u32 bytes, unsigned int flags,
+		       u64 now);
 bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now);
 enum cs_mode cs_model_mode(const struct cs_model *m);
 enum cs_mode_why cs_model_why(const struct cs_model *m);
 const struct cs_model_verdict *cs_model_verdict(const struct cs_model *m);
 bool cs_model_measuring(const struct cs_model *m);
 bool cs_model_parallel(const struct cs_model *m);
+bool cs_model_side_by_side(const struct cs_model *m);
 bool cs_model_seek_cost(const struct cs_model *m);
 u64 cs_model_seek_ns(const struct cs_model *m);
 bool cs_model_far_seeks(const struct cs_model *m);
