@@ -149,6 +149,16 @@ bench_set_sched() {
 	fi
 }
 
+# bench_model DEV OUT: keep ctxsched's device model of DEV (debugfs) as
+# $BENCH_RAW/OUT when ctxsched runs DEV: the mode, why, and the figures it
+# rests on, beside the run it explains.
+bench_model() {
+	local f=/sys/kernel/debug/ctxsched/$1/model
+	[ -r "$f" ] || return 0
+	mkdir -p "$(dirname "$BENCH_RAW/$2")"
+	cat "$f" > "$BENCH_RAW/$2" 2>/dev/null || true
+}
+
 # bench_settle DEV: wait until nothing is in flight on DEV (at most 30 s),
 # so that one run's tail does not slow the next.
 bench_settle() {
@@ -309,9 +319,12 @@ bench_delta() {
 # one record per scheduler with the KEY=VALUEs, the deltas of bench_delta,
 # and kind=window.  Per-reader bytes for the pids in BENCH_PIDS.
 bench_windows() {
-	local dev=$1 rep=$2 sched mbs
+	local dev=$1 rep=$2 sched mbs fio= a
 	local -A wa wb
 	shift 2
+	for a in "$@"; do
+		[[ $a == fio=* ]] && fio=${a#fio=}
+	done
 	for sched in $(bench_order "$rep"); do
 		bench_set_sched "$dev" "$sched" || continue
 		sleep "$BENCH_RAMP"
@@ -325,6 +338,8 @@ bench_windows() {
 			return 1
 		fi
 		bench_delta wa wb
+		[ "$sched" = ctxsched ] && [ -n "$fio" ] &&
+			bench_model "$dev" "${fio%.json}-ctxsched.model"
 		bench_record kind=window sched="$sched" rep="$rep" "$@" \
 			hz="$BENCH_HZ" cpus="$BENCH_CPUS" "${BENCH_D[@]}"
 		mbs=$(((wb[rd_sectors] - wa[rd_sectors]) * 512 / ((wb[t_us] - wa[t_us]) / 1000)))

@@ -17,6 +17,8 @@ for rep in $(seq 0 $((BENCH_REPS - 1))); do
 			out=S10/$prof-$sched-r$rep.json
 			bench_fio "$out" mix.fio DEV="/dev/$dev" SECS="$S10_SECS" \
 				PART="${part}m" PART2="$((2 * part))m" || continue
+			[ "$sched" = ctxsched ] &&
+				bench_model "$dev" "S10/$prof-ctxsched-r$rep.model"
 			bench_record sched="$sched" rep="$rep" dev="$prof" fio="$out"
 			bench_log "S10 $prof $sched rep $rep: total" \
 				"$(bench_fio_mbs "$BENCH_RAW/$out") MB/s read"
