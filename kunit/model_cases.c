@@ -563,6 +563,37 @@ static void cs_test_model_newcomer_side_by_side(struct kunit *test)
 }
 
 /*
+ * Newcomers on a disk whose gain figure says it serves one read at a time
+ * (a spindle): a SERIAL verdict won by the wide gap holds for them (S1 on
+ * sata with the scheduler selected anew every 5 s: each new set of two
+ * readers paid a measurement, half of it in PARALLEL windows at a third of
+ * SERIAL's rate); a close one is measured again, and so is any where the
+ * gain figure is not known.
+ */
+static struct cs_model *kt_newcomer_serial(struct kunit *test, bool known,
+					   u32 ratio)
+{
+	struct cs_model *m = kt_newcomer_side(test, false, ratio);
+
+	m->l.v[0].mode = CS_MODE_SERIAL;
+	m->l.gain_known = known;
+	m->l.gain = 512;
+	return m;
+}
+
+static void cs_test_model_newcomer_serial_wide(struct kunit *test)
+{
+	struct cs_model *m;
+
+	m = kt_newcomer_serial(test, true, 400);
+	KUNIT_EXPECT_FALSE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	m = kt_newcomer_serial(test, true, 900);
+	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	m = kt_newcomer_serial(test, false, 400);
+	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
+}
+
+/*
  * A reader beside write-back on a spindle: PARALLEL lets the flusher
  * deliver more bytes in all (63 MB/s against 48), but the reader gets a
  * fifteenth of what SERIAL gives it; the reader's bytes decide.
@@ -1313,6 +1344,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_newcomer),
 	KUNIT_CASE(cs_test_model_newcomer_one_tag),
 	KUNIT_CASE(cs_test_model_newcomer_side_by_side),
+	KUNIT_CASE(cs_test_model_newcomer_serial_wide),
 	KUNIT_CASE(cs_test_model_ab_array),
 	KUNIT_CASE(cs_test_model_ab_close),
 	KUNIT_CASE(cs_test_model_ab_changes),

@@ -616,24 +616,31 @@ static bool cs_model_seek_watched(const struct cs_model *m)
 }
 
 /*
- * A newcomer need not have the verdict measured again: the disk serves
- * reads side by side and PARALLEL won there by the wide gap when last
- * measured, or the level is not measured and distance costs nothing.
- * SERIAL wins on such a disk only where few streams each cover several of
- * its spindles (array8 with two readers, whose gain is below 1), so new
- * readers cannot turn the verdict; the hold still has it measured again.
- * Each new set of readers otherwise paid a measurement, half of it idling
- * (S1 on array12 and virtio: every benchmark window started one).
+ * A newcomer need not have the verdict measured again where the mode that
+ * won did so by the wide gap (1.5x) and the gain figure says why:
+ * - the disk serves reads side by side and PARALLEL won (or the level is
+ *   not measured and distance costs nothing).  SERIAL wins on such a disk
+ *   only where few streams each cover several of its spindles (array8
+ *   with two readers, whose gain is below 1), and not by that gap;
+ * - the disk serves one read at a time and SERIAL won.  PARALLEL wins on a
+ *   spindle where readers think long, and those SERIAL does not idle for.
+ * The hold still has the verdict measured again.  Each new set of readers
+ * otherwise paid a measurement, half of it in the worse mode (S1 on
+ * array12, virtio and sata: every benchmark window started one).
  */
 static bool cs_model_settled_wide(const struct cs_model *m)
 {
 	const struct cs_model_verdict *v = cs_model_verdict(m);
 
-	if (!cs_model_side_by_side(m))
-		return false;
-	if (v->why == CS_WHY_AB)
-		return v->mode == CS_MODE_PARALLEL && v->ab_ratio >= CS_AB_WIDE;
-	return m->l.seek_known && !m->l.seek_cost;
+	if (cs_model_side_by_side(m)) {
+		if (v->why == CS_WHY_AB)
+			return v->mode == CS_MODE_PARALLEL &&
+			       v->ab_ratio >= CS_AB_WIDE;
+		return m->l.seek_known && !m->l.seek_cost;
+	}
+	return m->l.gain_known && !m->l.parallel && v->why == CS_WHY_AB &&
+	       v->mode == CS_MODE_SERIAL &&
+	       (u64)v->ab_ratio * CS_AB_WIDE <= 1024 * 1024;
 }
 
 /* Fold the integrated count of present queues in; move the level. */
