@@ -76,7 +76,7 @@
 #include "../hddsim/model.h"
 #include "../hddsim/profile.h"
 
-#define MAX_READERS	1024
+#define MAX_READERS	2048
 #define S5_DEPTH	32	/* s5: reads in flight per job */
 #define MAX_PIECES	16
 #define MAX_INFLIGHT	4096
