@@ -936,18 +936,26 @@ void cs_core_insert(struct cs_core *core, struct request *rq,
 	cs_add_request(core, cq, rq, now);
 }
 
-/* First request at or after @pos in @root, or NULL. */
-static struct request *cs_first_from(struct rb_root *root, sector_t pos)
+/*
+ * First request at or after @pos in @root, or NULL; @prev: the one before
+ * it in sector order (the last one if none is at or after @pos), or NULL.
+ * Both lie on the way down: the last node left to the right is the
+ * predecessor, so no second walk (rb_prev(), rb_last()) is needed.
+ */
+static struct request *cs_first_from(struct rb_root *root, sector_t pos,
+				     struct request **prev)
 {
 	struct rb_node *node = root->rb_node;
 	struct request *rq, *found = NULL;
 
+	*prev = NULL;
 	while (node) {
 		rq = rb_entry(node, struct request, rb_node);
 		if (blk_rq_pos(rq) >= pos) {
 			found = rq;
 			node = node->rb_left;
 		} else {
+			*prev = rq;
 			node = node->rb_right;
 		}
 	}
@@ -958,22 +966,17 @@ static struct request *cs_first_from(struct rb_root *root, sector_t pos)
 static struct request *cs_next_by_position(struct cs_core *core,
 					   struct cs_queue *cq)
 {
-	struct request *cand[2];
-	struct rb_node *prev;
+	struct request *cand[2], *prev;
 	unsigned int nr = 0;
 	sector_t pos[2];
 	int pick;
 
-	cand[0] = cs_first_from(&cq->sort, core->head);
-	if (cand[0]) {
+	cand[0] = cs_first_from(&cq->sort, core->head, &prev);
+	if (cand[0])
 		pos[nr++] = blk_rq_pos(cand[0]);
-		prev = rb_prev(&cand[0]->rb_node);
-	} else {
-		prev = rb_last(&cq->sort);
-	}
 	if (prev) {
-		cand[nr] = rb_entry(prev, struct request, rb_node);
-		pos[nr] = blk_rq_pos(cand[nr]);
+		cand[nr] = prev;
+		pos[nr] = blk_rq_pos(prev);
 		nr++;
 	}
 	if (!nr)
