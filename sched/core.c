@@ -358,17 +358,14 @@ static unsigned int cs_busy_acting(const struct cs_core *core)
 
 /*
  * The disk spent @dt on @cq's behalf (a request of it, or an idle window
- * kept for it): count that in the boosted queues' lead.
+ * kept for it): count that in the boosted queues' lead.  Callers skip it
+ * when @boosted is false and there is no lead to take from.
  */
 static void cs_boost_charge(struct cs_core *core, struct cs_queue *cq,
 			    bool boosted, u64 dt)
 {
-	bool others;
+	bool others = cs_busy_queues(core) > cs_busy_acting(core);
 
-	/* Nothing to count when no boost ran (none on fast disks). */
-	if (!boosted && !core->boost_lead)
-		return;
-	others = cs_busy_queues(core) > cs_busy_acting(core);
 	if (boosted && cq)
 		cq->boost_served += dt;
 	core->boost_lead = cs_boost_lead_add(core->boost_lead, boosted,
@@ -1078,7 +1075,8 @@ static unsigned int cs_max_dispatch(struct cs_core *core, struct cs_queue *cq,
 	 * queue serves the nearest first, so a far read can wait behind a
 	 * stream's whole queue.
 	 */
-	if (!cs_queue_acts(cq) && cs_boost_near(core, cq->prio_class, now))
+	if (core->boost_last && !cs_queue_acts(cq) &&
+	    cs_boost_near(core, cq->prio_class, now))
 		return 1;
 	if (!cs_queue_sync(cq)) {
 		since = core->last_delayed_sync ?
@@ -1597,9 +1595,13 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 	if (state & CS_RQ_DRIVER) {
 		core->in_driver[!!(state & CS_RQ_SYNC)]--;
 		core->stats.completed++;
-		/* One at a time, as where boosts lead: its share of the disk. */
-		cs_boost_charge(core, cq, state & CS_RQ_BOOST,
-				cs_since(now, core->svc_start));
+		/*
+		 * One at a time, as where boosts lead: its share of the disk.
+		 * Nothing to count when no boost ran (none on fast disks).
+		 */
+		if ((state & CS_RQ_BOOST) || core->boost_lead)
+			cs_boost_charge(core, cq, state & CS_RQ_BOOST,
+					cs_since(now, core->svc_start));
 		core->svc_start = now;
 		if (cs_learns(core))
 			cs_model_complete(&core->model,

@@ -335,9 +335,10 @@ MUTANTS = [
      "\tfor (c = CS_CLASS_RT; c < CS_NR_CLASSES; c++)\n\t\tif (core->boost_seen[c] &&",
      "cs_test_core_boost_class"),
     ("15: a boosted queue leaves the others their depth", "sched/core.c",
-     "\tif (!cs_queue_acts(cq) && cs_boost_near(core, cq->prio_class, now))",
-     "\tif (!cs_queue_acts(cq) && cs_boost_near(core, cq->prio_class, now) &&\n"
-     "\t    !core)",
+     "\tif (core->boost_last && !cs_queue_acts(cq) &&\n"
+     "\t    cs_boost_near(core, cq->prio_class, now))",
+     "\tif (core->boost_last && !cs_queue_acts(cq) &&\n"
+     "\t    cs_boost_near(core, cq->prio_class, now) && !core)",
      "cs_test_core_boost_class"),
     ("15: a turn ends in favour of a lower class", "sched/core.c",
      "\tif (cs_busy_up_to(core, cq->prio_class) <= (cq->queued ? 1 : 0))",
