@@ -175,17 +175,19 @@ void cs_busy_account(struct cs_core *core, struct cs_queue *cq, int d)
 /*
  * A sync queue is present while it has requests queued or in the driver;
  * two present sync queues are what the device model measures under.
+ * cs_present_inc() counts @cq in once it has one request more there,
+ * cs_present_dec() out once it has one less.  A request that goes from
+ * @cq's sort tree to the driver leaves the count as it is.
  */
-static void cs_present(struct cs_core *core, struct cs_queue *cq,
-		       unsigned int before)
+static void cs_present_inc(struct cs_core *core, struct cs_queue *cq)
 {
-	unsigned int after = cq->queued + cq->dispatched;
-
-	if (!cs_queue_sync(cq) || !before == !after)
-		return;
-	if (after)
+	if (cq->queued + cq->dispatched == 1 && cs_queue_sync(cq))
 		core->nr_present_sync++;
-	else
+}
+
+static void cs_present_dec(struct cs_core *core, struct cs_queue *cq)
+{
+	if (!cq->queued && !cq->dispatched && cs_queue_sync(cq))
 		core->nr_present_sync--;
 }
 
@@ -607,8 +609,6 @@ static void cs_sort_del(struct cs_queue *cq, struct request *rq)
 static void cs_enqueue(struct cs_core *core, struct cs_queue *cq,
 		       struct request *rq)
 {
-	unsigned int before = cq->queued + cq->dispatched;
-
 	cs_sort_add(cq, rq);
 	list_add_tail(&rq->queuelist, &cq->fifo);
 	cs_rq_move(rq, CS_RQ_QUEUED);
@@ -619,15 +619,16 @@ static void cs_enqueue(struct cs_core *core, struct cs_queue *cq,
 		if (core->active != cq)
 			cs_rr_add(core, cq, false);
 	}
-	cs_present(core, cq, before);
+	cs_present_inc(core, cq);
 }
 
-/* Take queued @rq out of @cq.  The caller decides where it goes. */
+/*
+ * Take queued @rq out of @cq.  The caller decides where it goes, and
+ * counts @cq out of the present queues unless it goes to the driver.
+ */
 static void cs_dequeue(struct cs_core *core, struct cs_queue *cq,
 		       struct request *rq)
 {
-	unsigned int before = cq->queued + cq->dispatched;
-
 	list_del_init(&rq->queuelist);
 	cs_sort_del(cq, rq);
 	cs_env_rq_unlisted(core, rq);
@@ -638,7 +639,6 @@ static void cs_dequeue(struct cs_core *core, struct cs_queue *cq,
 		cs_busy_account(core, cq, -1);
 		cs_rr_del(core, cq);
 	}
-	cs_present(core, cq, before);
 }
 
 /* The first seeky sync queue of @pclass waiting for a slice, or NULL. */
@@ -829,9 +829,11 @@ static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
 static void cs_unqueue(struct cs_core *core, struct request *rq)
 {
 	unsigned long state = cs_rq_state(rq);
+	struct cs_queue *cq = cs_rq_queue(rq);
 
 	if (state & CS_RQ_QUEUED) {
-		cs_dequeue(core, cs_rq_queue(rq), rq);
+		cs_dequeue(core, cq, rq);
+		cs_present_dec(core, cq);
 	} else if (state & CS_RQ_HEAD) {
 		list_del_init(&rq->queuelist);
 		core->nr_queued--;
@@ -843,13 +845,11 @@ static void cs_unqueue(struct cs_core *core, struct request *rq)
 static void cs_leave_driver(struct cs_core *core, struct request *rq)
 {
 	struct cs_queue *cq = cs_rq_queue(rq);
-	unsigned int before;
 
 	core->in_driver[cs_rq_sync(rq)]--;
 	if (cq) {
-		before = cq->queued + cq->dispatched;
 		cq->dispatched--;
-		cs_present(core, cq, before);
+		cs_present_dec(core, cq);
 	}
 	if (cs_learns(core))
 		cs_model_complete(&core->model, 0,
@@ -1344,7 +1344,8 @@ static void cs_repair_queue(struct cs_core *core, struct cs_queue *cq)
 	cq->queued = 0;
 	cq->meta_queued = 0;
 	cs_rr_del(core, cq);
-	cs_present(core, cq, before);
+	if (before && !cq->dispatched && cs_queue_sync(cq))
+		core->nr_present_sync--;
 	core->stats.repaired++;
 }
 
@@ -1409,7 +1410,6 @@ static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 
 	cs_dequeue(core, cq, rq);
 	cq->dispatched++;
-	cs_present(core, cq, cq->queued + cq->dispatched - 1);
 	cq->slice_dispatch++;
 	if (cq->prio_class != CS_CLASS_IDLE)
 		core->last_busy = now;
@@ -1482,7 +1482,6 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 {
 	struct cs_queue *cq;
 	struct request *rq;
-	unsigned int before;
 	bool sync;
 
 	cs_env_lock_held(core);
@@ -1496,9 +1495,8 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 		core->nr_queued--;
 		cq = cs_rq_queue(rq);
 		if (cq) {
-			before = cq->queued + cq->dispatched;
 			cq->dispatched++;
-			cs_present(core, cq, before);
+			cs_present_inc(core, cq);
 		}
 	} else {
 		rq = cs_dispatch_from_queues(core, now);
@@ -1537,10 +1535,9 @@ static bool cs_request_done(struct cs_core *core, struct cs_queue *cq,
 			    struct request *rq, u64 now)
 {
 	unsigned long state = cs_rq_state(rq);
-	unsigned int before = cq->queued + cq->dispatched;
 
 	cq->dispatched--;
-	cs_present(core, cq, before);
+	cs_present_dec(core, cq);
 	cq->last_done = now;
 	if (cs_queue_acts(cq))
 		cs_boost_seen(core, cq, now);
@@ -1663,6 +1660,7 @@ void cs_core_requests_merged(struct cs_core *core, struct request *rq,
 		rq->fifo_time = next->fifo_time;
 	}
 	cs_dequeue(core, cq, next);
+	cs_present_dec(core, cq);
 	core->stats.rq_merged++;
 }
 

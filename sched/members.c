@@ -218,7 +218,7 @@ static void cs_merge_queues(struct cs_core *core, struct cs_queue *into,
 	into->flags |= CSQ_MERGED;
 	/* @from no longer stands for its process: the stream does. */
 	cs_unkey(core, from);
-	/* Present-queue counts, as cs_present() keeps them. */
+	/* Present-queue counts, as cs_present_inc() and _dec() keep them. */
 	if (!into_before && into->queued + into->dispatched)
 		core->nr_present_sync++;
 	if (from_before && !(from->queued + from->dispatched))
