@@ -205,20 +205,19 @@ static bool cs_prio_higher(enum cs_prio_class c1, unsigned int l1,
  * priorities per request must not be sent to the back of the line at each
  * request, nor take a low priority while requests of a high one wait.
  * A context whose priority differs from its merged queue's leaves it
- * instead (members.c).
+ * instead (members.c).  @pclass and @level: the request's priority.
  */
 static void cs_update_prio(struct cs_core *core, struct cs_queue *cq,
-			   struct request *rq)
+			   enum cs_prio_class pclass, unsigned int level)
 {
-	bool idle = !cq->queued && !cq->dispatched;
-	enum cs_prio_class pclass;
-	unsigned int level;
+	bool idle;
 
-	if (!cs_queue_sync(cq) || (cq->flags & CSQ_FALLBACK))
-		return;
-	cs_prio_of(cs_env_rq_ioprio(rq), &pclass, &level);
+	/* The common case first: a request of the queue's own priority. */
 	if (pclass == cq->prio_class && level == cq->level)
 		return;
+	if (!cs_queue_sync(cq) || (cq->flags & CSQ_FALLBACK))
+		return;
+	idle = !cq->queued && !cq->dispatched;
 	if (!idle && !cs_prio_higher(pclass, level, cq->prio_class, cq->level))
 		return;
 	if (cq->queued)
@@ -234,16 +233,18 @@ static void cs_update_prio(struct cs_core *core, struct cs_queue *cq,
 	cs_log_q(core, cq, "prio %c%u", cs_class_char(cq), level);
 }
 
-/* The queue a new request belongs to, with a reference for it. */
+/*
+ * The queue a new request of priority @pclass and @level belongs to, with
+ * a reference for it.
+ */
 static struct cs_queue *cs_queue_for_rq(struct cs_core *core,
 					struct request *rq,
-					struct cs_ctx *ctx)
+					struct cs_ctx *ctx,
+					enum cs_prio_class pclass,
+					unsigned int level)
 {
 	struct cs_queue *cq, **slot;
-	enum cs_prio_class pclass;
-	unsigned int level;
 
-	cs_prio_of(cs_env_rq_ioprio(rq), &pclass, &level);
 	if (rq_is_sync(rq) && ctx) {
 		cq = cs_sync_queue(core, ctx, pclass, level);
 		if (!cq)
@@ -769,12 +770,14 @@ static void cs_boost_check(struct cs_core *core, struct cs_queue *cq,
 		cs_boost_seen(core, cq, now);
 }
 
+/* @rq of priority @pclass and @level goes into @cq. */
 static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
-			   struct request *rq, u64 now)
+			   struct request *rq, enum cs_prio_class pclass,
+			   unsigned int level, u64 now)
 {
 	u64 dist;
 
-	cs_update_prio(core, cq, rq);
+	cs_update_prio(core, cq, pclass, level);
 	cs_boost_check(core, cq, now);
 	/* It was thinking if nothing of it was queued or in flight. */
 	if (cq->last_done && !cq->queued && !cq->dispatched &&
@@ -896,7 +899,9 @@ void cs_core_insert(struct cs_core *core, struct request *rq,
 		    struct cs_ctx *ctx, bool at_head, u64 now)
 {
 	unsigned long state = cs_rq_state(rq);
+	enum cs_prio_class pclass;
 	struct cs_queue *cq;
+	unsigned int level;
 
 	cs_env_lock_held(core);
 
@@ -924,13 +929,14 @@ void cs_core_insert(struct cs_core *core, struct request *rq,
 		core->stats.head_inserted++;
 		return;
 	}
+	cs_prio_of(cs_env_rq_ioprio(rq), &pclass, &level);
 	cq = cs_rq_queue(rq);
 	if (!cq) {
-		cq = cs_queue_for_rq(core, rq, ctx);
+		cq = cs_queue_for_rq(core, rq, ctx, pclass, level);
 		cs_rq_set_queue(rq, cq);
 	}
 	core->stats.inserted++;
-	cs_add_request(core, cq, rq, now);
+	cs_add_request(core, cq, rq, pclass, level, now);
 }
 
 /*
