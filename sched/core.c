@@ -801,9 +801,12 @@ static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
 	cs_enqueue(core, cq, rq);
 	cs_env_rq_listed(core, rq);
 
-	cs_check_split(core, cq);
+	/* Only a merged queue splits (cs_should_split()). */
+	if (cq->flags & CSQ_MERGED)
+		cs_check_split(core, cq);
 	/* Continuing the active queue's stream: join it (members.c). */
-	cq = cs_try_cooperate(core, cq, rq);
+	if (core->active && core->active != cq)
+		cq = cs_try_cooperate(core, cq, rq);
 
 	if (core->active == cq) {
 		if (core->idling != CS_IDLE_NONE) {
