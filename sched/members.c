@@ -252,6 +252,10 @@ struct cs_queue *cs_try_cooperate(struct cs_core *core, struct cs_queue *cq,
 	d_head = pos >= core->head ? pos - core->head : core->head - pos;
 	d_last = pos >= active->last_end ? pos - active->last_end :
 					   active->last_end - pos;
+	in.distance = min(d_head, d_last);
+	/* The cheap test first: cs_should_merge() merges nothing farther. */
+	if (in.distance > CS_COOP_CLOSE)
+		return cq;
 	in.active_sync = cs_queue_sync(active);
 	in.new_sync = cs_queue_sync(cq);
 	in.active_class = active->prio_class;
@@ -261,7 +265,6 @@ struct cs_queue *cs_try_cooperate(struct cs_core *core, struct cs_queue *cq,
 	in.new_history = cq->seek.nr;
 	in.active_seeky = cs_seeky(&active->seek);
 	in.new_seeky = cs_seeky(&cq->seek);
-	in.distance = min(d_head, d_last);
 	if (!cs_should_merge(&in))
 		return cq;
 
