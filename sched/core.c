@@ -1455,13 +1455,14 @@ static unsigned int cs_competitors(const struct cs_core *core)
 	return core->nr_present_sync + !!async;
 }
 
-/* Let the model's time pass; act on a change of mode. */
+/*
+ * Let the model's time pass; act on a change of mode.  Only where the
+ * model learns (callers ask cs_learns() first, on every request).
+ */
 static void cs_model_step(struct cs_core *core, u64 now)
 {
 	struct cs_model *m = &core->model;
 
-	if (!cs_learns(core))
-		return;
 	cs_model_defer(m, cs_boost_defers(core, now), now);
 	if (!cs_model_tick(m, cs_competitors(core), now))
 		return;
@@ -1496,7 +1497,8 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 	cs_env_lock_held(core);
 
 	cs_tick(core, now);
-	cs_model_step(core, now);
+	if (cs_learns(core))
+		cs_model_step(core, now);
 	rq = list_first_entry_or_null(&core->dispatch, struct request,
 				      queuelist);
 	if (rq) {
@@ -1617,7 +1619,8 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 					   CS_MODEL_WRITE : 0), now);
 		if (cq)
 			expired = cs_request_done(core, cq, rq, now);
-		cs_model_step(core, now);
+		if (cs_learns(core))
+			cs_model_step(core, now);
 	}
 	cs_rq_set_state(rq, 0);
 	cs_rq_set_queue(rq, NULL);
