@@ -73,26 +73,15 @@ static struct cs_queue *cs_keyed_queue(struct cs_core *core,
 	return NULL;
 }
 
-/**
- * cs_sync_queue() - the queue that serves a context's next sync request
- * @core: the scheduler
- * @ctx: the context's part
- * @pclass: class of the request
- * @level: level of the request
- *
- * A context whose queue is being split, that joined it under another
- * group_by, or whose priority is not its merged queue's, leaves it first.
- *
- * Return: the queue, or NULL when out of memory.
- */
-struct cs_queue *cs_sync_queue(struct cs_core *core, struct cs_ctx *ctx,
-			       enum cs_prio_class pclass, unsigned int level)
+/* cs_sync_queue() for a context that has no queue or may leave it. */
+static struct cs_queue *cs_sync_queue_find(struct cs_core *core,
+					   struct cs_ctx *ctx,
+					   enum cs_prio_class pclass,
+					   unsigned int level)
 {
 	enum cs_group_by by = core->group_by;
 	struct cs_queue *cq = ctx->sync_q;
 	unsigned long key;
-
-	cs_env_lock_held(core);
 
 	if (cq && (cq->flags & CSQ_SPLIT)) {
 		cs_log_q(core, cq, "split: context leaves");
@@ -122,6 +111,32 @@ struct cs_queue *cs_sync_queue(struct cs_core *core, struct cs_ctx *ctx,
 	}
 	cs_join(core, ctx, cq);
 	return cq;
+}
+
+/**
+ * cs_sync_queue() - the queue that serves a context's next sync request
+ * @core: the scheduler
+ * @ctx: the context's part
+ * @pclass: class of the request
+ * @level: level of the request
+ *
+ * A context whose queue is being split, that joined it under another
+ * group_by, or whose priority is not its merged queue's, leaves it first.
+ *
+ * Return: the queue, or NULL when out of memory.
+ */
+struct cs_queue *cs_sync_queue(struct cs_core *core, struct cs_ctx *ctx,
+			       enum cs_prio_class pclass, unsigned int level)
+{
+	struct cs_queue *cq = ctx->sync_q;
+
+	cs_env_lock_held(core);
+
+	/* The common case first, without the work of a change: it stays. */
+	if (cq && !(cq->flags & (CSQ_SPLIT | CSQ_MERGED)) &&
+	    ctx->gen == core->group_gen)
+		return cq;
+	return cs_sync_queue_find(core, ctx, pclass, level);
 }
 
 /**
