@@ -242,35 +242,18 @@ static void cs_merge_queues(struct cs_core *core, struct cs_queue *into,
 		cs_put_queue(core, from);
 }
 
-/**
- * cs_try_cooperate() - merge a queue into the active one if its new request
- *	continues the active queue's stream
- * @core: the scheduler
- * @cq: the queue that just got @rq
- * @rq: the request
- *
- * Return: the queue that now holds @rq (the active queue after a merge).
+/*
+ * cs_try_cooperate() for a request within CS_COOP_CLOSE (@distance) of
+ * the active queue's stream.  Apart, so that the common case does not
+ * pay for saving the registers this takes.
  */
-struct cs_queue *cs_try_cooperate(struct cs_core *core, struct cs_queue *cq,
-				  struct request *rq)
+static noinline struct cs_queue *
+cs_cooperate(struct cs_core *core, struct cs_queue *active,
+	     struct cs_queue *cq, u64 distance)
 {
-	struct cs_queue *active = core->active;
-	sector_t pos = blk_rq_pos(rq);
 	struct cs_coop_input in;
-	u64 d_head, d_last;
 
-	cs_env_lock_held(core);
-
-	if (!active || active == cq ||
-	    ((active->flags | cq->flags) & (CSQ_FALLBACK | CSQ_SPLIT)))
-		return cq;
-	d_head = pos >= core->head ? pos - core->head : core->head - pos;
-	d_last = pos >= active->last_end ? pos - active->last_end :
-					   active->last_end - pos;
-	in.distance = min(d_head, d_last);
-	/* The cheap test first: cs_should_merge() merges nothing farther. */
-	if (in.distance > CS_COOP_CLOSE)
-		return cq;
+	in.distance = distance;
 	in.active_sync = cs_queue_sync(active);
 	in.new_sync = cs_queue_sync(cq);
 	in.active_class = active->prio_class;
@@ -289,6 +272,39 @@ struct cs_queue *cs_try_cooperate(struct cs_core *core, struct cs_queue *cq,
 		 cq->nr_members, (unsigned long long)in.distance);
 	cs_merge_queues(core, active, cq);
 	return active;
+}
+
+/**
+ * cs_try_cooperate() - merge a queue into the active one if its new request
+ *	continues the active queue's stream
+ * @core: the scheduler
+ * @cq: the queue that just got @rq
+ * @rq: the request
+ *
+ * Return: the queue that now holds @rq (the active queue after a merge).
+ */
+struct cs_queue *cs_try_cooperate(struct cs_core *core, struct cs_queue *cq,
+				  struct request *rq)
+{
+	struct cs_queue *active = core->active;
+	sector_t pos = blk_rq_pos(rq);
+	u64 d_head, d_last;
+
+	cs_env_lock_held(core);
+
+	if (!active || active == cq ||
+	    ((active->flags | cq->flags) & (CSQ_FALLBACK | CSQ_SPLIT)))
+		return cq;
+	d_head = pos >= core->head ? pos - core->head : core->head - pos;
+	d_last = pos >= active->last_end ? pos - active->last_end :
+					   active->last_end - pos;
+	/*
+	 * The cheap test first, before the work of a merge is set up:
+	 * cs_should_merge() merges nothing farther.
+	 */
+	if (min(d_head, d_last) > CS_COOP_CLOSE)
+		return cq;
+	return cs_cooperate(core, active, cq, min(d_head, d_last));
 }
 
 /**

@@ -48,6 +48,7 @@ typedef unsigned int blk_opf_t;
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define __maybe_unused	__attribute__((unused))
+#define noinline	__attribute__((__noinline__))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define READ_ONCE(x)	(*(volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
