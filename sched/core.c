@@ -750,10 +750,12 @@ bool cs_queue_coop(const struct cs_queue *cq)
 static void cs_boost_check(struct cs_core *core, struct cs_queue *cq,
 			   u64 now)
 {
-	bool quiet = !cq->queued && !cq->dispatched;
+	bool quiet;
 
-	if (!cs_queue_sync(cq) || (cq->flags & CSQ_FALLBACK) || !cs_learns(core))
+	/* Only where the model learns: the cheap test first. */
+	if (!cs_learns(core) || !cs_queue_sync(cq) || (cq->flags & CSQ_FALLBACK))
 		return;
+	quiet = !cq->queued && !cq->dispatched;
 	cs_boost_review(core, cq, now);
 	if (!cs_queue_boosted(cq) && quiet &&
 	    cs_boost_starts(cs_tun(core, CS_T_LOW_LATENCY),
@@ -1626,8 +1628,9 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 	cs_rq_set_queue(rq, NULL);
 	if (cq)
 		cs_put_queue(core, cq);
-	if (!core->nr_queued || core->idling != CS_IDLE_NONE ||
-	    !(expired || core->stalled))
+	/* The common case first: neither a slice ended nor a dispatch stalled. */
+	if (!(expired || core->stalled) || !core->nr_queued ||
+	    core->idling != CS_IDLE_NONE)
 		return false;
 	core->stalled = false;
 	core->stats.kicks++;
