@@ -1001,6 +1001,33 @@ static void cs_test_core_boost_class(struct kunit *test)
 }
 
 /*
+ * A program starting takes the disk at once from a stream of its class
+ * that has reads queued (cs_should_preempt()), which the core must not
+ * skip as it skips other sync queues of a class (issue 13).
+ */
+static void cs_test_core_boost_preempts(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *s = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *rq, *prog = kt_read(t, (sector_t)1 << 28);
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		kt_insert(t, kt_read(t, i * 128), s);
+	rq = kt_dispatch(t);
+	KUNIT_ASSERT_PTR_EQ(test, cs_rq_queue(rq), kt_q(s));
+	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
+	kt_insert(t, prog, b);
+	KUNIT_EXPECT_TRUE(test, cs_queue_boosted(kt_q(b)));
+	KUNIT_EXPECT_EQ(test, t->core->stats.preempted, 1ULL);
+	KUNIT_EXPECT_EQ(test, t->core->stats.boost_preempted, 1ULL);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), prog);
+	kt_done(t, rq);
+	kt_done(t, prog);
+	kt_end(t, 0);
+}
+
+/*
  * SERIAL: a random reader beside a stream gets a slice's share of the
  * disk, not one read per round of the stream's slices (S10 on sata: 5
  * IOPS at 198 ms before).
@@ -1293,6 +1320,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_boost_exec),
 	KUNIT_CASE(cs_test_core_boost_bound),
 	KUNIT_CASE(cs_test_core_boost_class),
+	KUNIT_CASE(cs_test_core_boost_preempts),
 	{}
 };
 

@@ -471,6 +471,33 @@ static void cs_test_preempt_meta(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cs_should_preempt(&in));
 }
 
+/*
+ * Between sync queues of a class only metadata and boosts preempt, whatever
+ * else is so: the core asks nothing in that case (issue 13).
+ */
+static void cs_test_preempt_sync_peers(struct kunit *test)
+{
+	struct cs_preempt_input in = {
+		.new_sync = true, .active_sync = true, .async_min = 4,
+	};
+	unsigned int bits, d;
+
+	for (in.new_class = CS_CLASS_RT; in.new_class < CS_NR_CLASSES;
+	     in.new_class++) {
+		in.active_class = in.new_class;
+		for (bits = 0; bits < 16; bits++) {
+			in.active_meta = bits & 1;
+			in.active_boosted = bits & 2;
+			in.sync_waits = bits & 4;
+			in.new_returns = bits & 8;
+			for (d = 0; d < 8; d += 3) {
+				in.active_dispatched = d;
+				KUNIT_EXPECT_FALSE(test, cs_should_preempt(&in));
+			}
+		}
+	}
+}
+
 /* Issue 15: a boosted queue preempts one of its class that is not. */
 static void cs_test_preempt_boost(struct kunit *test)
 {
@@ -574,6 +601,7 @@ static void cs_test_boost_lead(struct kunit *test)
 
 static struct kunit_case cs_order_cases[] = {
 	KUNIT_CASE(cs_test_preempt_boost),
+	KUNIT_CASE(cs_test_preempt_sync_peers),
 	KUNIT_CASE(cs_test_boost_life),
 	KUNIT_CASE(cs_test_boost_lead),
 	KUNIT_CASE(cs_test_preempt_meta),

@@ -553,6 +553,16 @@ static bool cs_should_preempt_active(struct cs_core *core,
 
 	if (!active || active == cq)
 		return false;
+	/*
+	 * The common case, sync queues of a class taking turns: one takes
+	 * the disk from another only for metadata or a boost that may lead
+	 * (cs_should_preempt(), cs_test_preempt_sync_peers), so without
+	 * either there is nothing to ask.
+	 */
+	if (!meta && !cs_queue_boosted(cq) &&
+	    cq->prio_class == active->prio_class &&
+	    cs_queue_sync(cq) && cs_queue_sync(active))
+		return false;
 	in.new_class = cq->prio_class;
 	in.new_sync = cs_queue_sync(cq);
 	in.new_meta = meta;

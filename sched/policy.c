@@ -290,7 +290,8 @@ u64 cs_idle_credit(bool merged, u64 slice_end, u64 now, u64 slice)
  * writes to 44.7 of reads).
  *
  * A boosted queue preempts a queue of its class that is not, while boosts
- * may lead.
+ * may lead.  Between sync queues of a class nothing else preempts: the
+ * core does not ask for a request that is neither metadata nor boosted.
  *
  * Return: true to preempt.
  */

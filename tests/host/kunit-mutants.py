@@ -344,6 +344,21 @@ MUTANTS = [
      "\tif (cs_busy_up_to(core, cq->prio_class) <= (cq->queued ? 1 : 0))",
      "\tif (cs_busy_up_to(core, CS_CLASS_IDLE) <= (cq->queued ? 1 : 0))",
      "cs_test_core_rt_keeps_turns"),
+    ("13: sync queues of a class skip the preemption test for metadata",
+     "sched/core.c",
+     "\tif (!meta && !cs_queue_boosted(cq) &&\n",
+     "\tif (!cs_queue_boosted(cq) &&\n",
+     "cs_test_core_meta_first"),
+    ("13: sync queues of a class skip the preemption test for a boost",
+     "sched/core.c",
+     "\tif (!meta && !cs_queue_boosted(cq) &&\n",
+     "\tif (!meta &&\n",
+     "cs_test_core_boost_preempts"),
+    ("13: sync queues of a class preempt where the core does not ask",
+     "sched/policy.c",
+     "\treturn in->new_sync && in->new_meta && !in->active_meta;",
+     "\treturn in->new_sync && !in->active_meta;",
+     "cs_test_preempt_sync_peers"),
 ]
 
 
