@@ -1535,16 +1535,21 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 	cs_rq_set_state(rq, (cs_rq_state(rq) & CS_RQ_TIMED) | CS_RQ_DRIVER |
 			(sync ? CS_RQ_SYNC : 0) |
 			(cq && cs_queue_acts(cq) ? CS_RQ_BOOST : 0));
-	if (!core->in_driver[0] && !core->in_driver[1])
-		core->svc_start = now;
-	core->in_driver[sync]++;
-	core->head = blk_rq_pos(rq) + blk_rq_sectors(rq);
-	core->stats.dispatched++;
-	cs_rq_set_size(rq, blk_rq_sectors(rq));
-	if (cs_learns(core))
+	if (cs_learns(core)) {
+		/*
+		 * Only the model reads the size, only boosts the service
+		 * start, and boosts run only where the model learns.
+		 */
+		if (!core->in_driver[0] && !core->in_driver[1])
+			core->svc_start = now;
+		cs_rq_set_size(rq, blk_rq_sectors(rq));
 		cs_model_dispatch(&core->model, blk_rq_pos(rq),
 				  blk_rq_sectors(rq),
 				  op_is_write(req_op(rq)), now);
+	}
+	core->in_driver[sync]++;
+	core->head = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	core->stats.dispatched++;
 	return rq;
 }
 

@@ -205,7 +205,8 @@ struct cs_stats {
  * @active: queue owning the disk, or NULL
  * @clock: the latest time an entry point was called with, ns
  * @svc_start: when the disk began serving the request that completes next
- *	(its dispatch to an idle disk, or the previous completion), ns
+ *	(its dispatch to an idle disk, or the previous completion), ns; for
+ *	boosts, so kept only where they run (the model learns)
  * @idle_since: when the armed idle window began, ns
  * @nr_busy_boost: boosted queues with requests queued
  * @boost_lead: boosted queues' lead over waiting ones (cs_boost_lead_add()),

@@ -23,7 +23,7 @@ struct cs_queue;
 /*
  * Above the flags, the size the request had when it was dispatched, in
  * sectors: by the time it completes, the block layer has counted its bytes
- * down to zero.
+ * down to zero.  For the device model, so only where it learns.
  */
 #define CS_RQ_SIZE_SHIFT	8
 #define CS_RQ_FLAGS		((1UL << CS_RQ_SIZE_SHIFT) - 1)
