@@ -1620,20 +1620,22 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 	if (state & CS_RQ_DRIVER) {
 		core->in_driver[!!(state & CS_RQ_SYNC)]--;
 		core->stats.completed++;
-		/*
-		 * One at a time, as where boosts lead: its share of the disk.
-		 * Nothing to count when no boost ran (none on fast disks).
-		 */
-		if ((state & CS_RQ_BOOST) || core->boost_lead)
-			cs_boost_charge(core, cq, state & CS_RQ_BOOST,
-					cs_since(now, core->svc_start));
-		core->svc_start = now;
-		if (cs_learns(core))
+		/* Boosts and the model, only where the model learns. */
+		if (cs_learns(core)) {
+			/*
+			 * One at a time, as where boosts lead: its share of
+			 * the disk.  Nothing to count when no boost ran.
+			 */
+			if ((state & CS_RQ_BOOST) || core->boost_lead)
+				cs_boost_charge(core, cq, state & CS_RQ_BOOST,
+						cs_since(now, core->svc_start));
+			core->svc_start = now;
 			cs_model_complete(&core->model,
 					  cs_rq_dispatched_bytes(rq),
 					  (state & CS_RQ_SYNC ? CS_MODEL_SYNC : 0) |
 					  (op_is_write(req_op(rq)) ?
 					   CS_MODEL_WRITE : 0), now);
+		}
 		if (cq)
 			expired = cs_request_done(core, cq, rq, now);
 		if (cs_learns(core))
