@@ -302,11 +302,13 @@ static unsigned int cs_busy_queues(const struct cs_core *core)
 static unsigned int cs_busy_up_to(const struct cs_core *core,
 				  enum cs_prio_class pclass)
 {
-	unsigned int n = 0;
-	enum cs_prio_class c;
+	unsigned int n = core->nr_busy[CS_CLASS_RT];
 
-	for (c = CS_CLASS_RT; c <= pclass; c++)
-		n += core->nr_busy[c];
+	/* Once per dispatch: no loop. */
+	if (pclass >= CS_CLASS_BE)
+		n += core->nr_busy[CS_CLASS_BE];
+	if (pclass >= CS_CLASS_IDLE)
+		n += core->nr_busy[CS_CLASS_IDLE];
 	return n;
 }
 
