@@ -4,7 +4,8 @@
 # ctxsched with boosts on (boost=8000), with boosts off (boost=0), with
 # group_idle 0, and under none, in turns, S8_T16_REPS rounds (default 3);
 # ctxsched's counters and device model after each of its runs.  The
-# 20261204-2031 bench had ctxsched at 0.81 of none there.  Needs
+# 20261204-2031 bench had ctxsched at 0.81 of none there.  S8_T16_S1=1
+# runs S1's 8 readers first.  Needs
 # build/bench/s8-pool:
 #   gcc -O2 -pthread -o build/bench/s8-pool tools/bench/s8-pool.c
 # then, from the top of the checkout:
@@ -22,6 +23,17 @@ run() { # LABEL T S
 			printf "%.1f", s / $1 / 1e6 }')
 	echo "S8 T=$2 S=$3 $1: $tot MB/s"
 }
+# S8_T16_S1=1: first 8 sequential readers under ctxsched for 12 s, as S1
+# runs them earlier in the bench's boot, so that the model has a verdict
+# for many competitors before the pools come.
+if [ -n "${S8_T16_S1:-}" ]; then
+	cs_sched_set /dev/$d ctxsched
+	fio --name=r --filename=/dev/$d --rw=read --bs=384k --direct=1 \
+		--ioengine=psync --numjobs=8 --size=$((size / 16)) \
+		--offset_increment=$((size / 8)) --runtime=12 --time_based \
+		--group_reporting | grep -E '^ *READ:'
+	dump "after 8 readers"
+fi
 for r in $(seq "${S8_T16_REPS:-3}"); do
 	for s in 1 2; do
 		cs_sched_set /dev/$d ctxsched
