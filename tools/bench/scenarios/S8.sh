@@ -36,6 +36,7 @@ for rep in $(seq 0 $((BENCH_REPS - 1))); do
 				bench_error "s8-pool $c under $sched: $(tail -1 "$BENCH_RAW/$out.log")"
 				continue
 			fi
+			[ "$sched" = ctxsched ] && bench_model "$dev" "${out%.json}.model"
 			[ "$mode" = auto ] && bench_log "S8 $c: read_ahead_kb $(cat "$ra_file") KiB at the end" &&
 				echo 0 > "/sys/block/$dev/queue/iosched/ra_autotune"
 			echo "$ra_default" > "$ra_file"
