@@ -2,14 +2,16 @@
 # Experiment: S8's pool of 16 threads on hddsim sata (buffered, 256 KiB
 # chunks, read_ahead_kb 128, 4 s each, page cache dropped before each) under
 # ctxsched with boosts on (boost=8000), with boosts off (boost=0), with
-# group_idle 0, and under none, in turns, S8_T16_REPS rounds (default 3);
-# ctxsched's counters and device model after each of its runs.  The
+# group_idle 0 (then back to its default, 8), and under none, in turns,
+# S8_T16_REPS rounds (default 3); the device model after the boost runs,
+# ctxsched's counters (cumulative) once a round.  The
 # 20261204-2031 bench had ctxsched at 0.81 of none there.  S8_T16_S1=1
 # runs S1's 8 readers first.  Needs
 # build/bench/s8-pool:
 #   gcc -O2 -pthread -o build/bench/s8-pool tools/bench/s8-pool.c
 # then, from the top of the checkout:
-#   tools/vm/run -k 6.12 --modules build/<release>/ko -- bash tools/bench/exp/s8t16.sh
+#   tools/vm/run -k 6.12 --modules DIR -- bash tools/bench/exp/s8t16.sh
+# where DIR holds ctxsched.ko and hddsim.ko for the kernel.
 . tools/bench/exp/lib.sh
 io=/sys/block/$d/queue/iosched
 echo 128 > /sys/block/$d/queue/read_ahead_kb
