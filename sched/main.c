@@ -86,10 +86,40 @@ static bool cs_has_work(struct blk_mq_hw_ctx *hctx)
 	return cs_core_has_work(&cs_of(hctx->queue)->core);
 }
 
+/*
+ * The submitter's icq on @q with a reference on its io_context, as
+ * ioc_find_get_icq() gives it, but found through the task's hint without
+ * q->queue_lock, which 6.1 to 7.2 take for every request: one lock every
+ * submitter shares.  In the issue path the task and the queue stay valid,
+ * and an icq is unlinked only with the queue frozen (elevator exit) or
+ * once no task uses its io_context, so an icq the hint names for @q is
+ * live (7.3's ioc_lookup_icq() rests on the same).  The hint misses on a
+ * task's first request and when it alternates between queues: then the
+ * kernel's way, which also creates the icq.
+ */
+static struct io_cq *cs_get_icq(struct request_queue *q)
+{
+	struct io_context *ioc = current->io_context;
+	struct io_cq *icq;
+
+	if (ioc) {
+		rcu_read_lock();
+		icq = rcu_dereference(ioc->icq_hint);
+		if (icq && icq->q == q) {
+			/* get_io_context(), which is not exported */
+			atomic_long_inc(&ioc->refcount);
+			rcu_read_unlock();
+			return icq;
+		}
+		rcu_read_unlock();
+	}
+	return ioc_find_get_icq(q);
+}
+
 static void cs_prepare_request(struct request *rq)
 {
 	/* Takes a reference on the submitter's io_context, if any. */
-	rq->elv.icq = ioc_find_get_icq(rq->q);
+	rq->elv.icq = cs_get_icq(rq->q);
 	rq->elv.priv[0] = NULL;
 	rq->elv.priv[1] = NULL;
 }
