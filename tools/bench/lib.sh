@@ -315,17 +315,18 @@ bench_delta() {
 # shellcheck disable=SC2153 # BENCH_WIN: set by the caller
 # bench_windows DEV REP KEY=VALUE...: while a workload started with
 # bench_fio_start runs, select each scheduler in turn (order rotated by
-# REP), let it settle for BENCH_RAMP s and measure a window of BENCH_WIN s;
-# one record per scheduler with the KEY=VALUEs, the deltas of bench_delta,
-# and kind=window.  Per-reader bytes for the pids in BENCH_PIDS.
+# REP, or BENCH_TURNS's when set), let it settle for BENCH_RAMP s and
+# measure a window of BENCH_WIN s; one record per scheduler with the
+# KEY=VALUEs, the deltas of bench_delta, and kind=window.  Per-reader
+# bytes for the pids in BENCH_PIDS.
 bench_windows() {
-	local dev=$1 rep=$2 sched mbs fio= a
+	local dev=$1 rep=$2 sched mbs fio='' a
 	local -A wa wb
 	shift 2
 	for a in "$@"; do
 		[[ $a == fio=* ]] && fio=${a#fio=}
 	done
-	for sched in $(bench_order "$rep"); do
+	for sched in ${BENCH_TURNS:-$(bench_order "$rep")}; do
 		bench_set_sched "$dev" "$sched" || continue
 		sleep "$BENCH_RAMP"
 		# shellcheck disable=SC2086

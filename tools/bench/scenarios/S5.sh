@@ -30,34 +30,15 @@ irqmode=${BENCH_NULLB_IRQMODE:-0}
 		submit_queues="$(nproc)"
 ) || { bench_error "cannot create null_blk $dev"; exit 1; }
 
-# s5_turns REP JOBS FIO: the rounds of one fio run, one record per turn.
-s5_turns() {
-	local rep=$1 jobs=$2 fio=$3 round sched
-	local -a order
-	local -A wa wb
+# s5_rounds REP JOBS FIO: the rounds of turns under one fio run.
+s5_rounds() {
+	local rep=$1 jobs=$2 fio=$3 round order
 	for ((round = 0; round < S5_ROUNDS; round++)); do
-		mapfile -t order < <(bench_order $((rep + round)))
-		((round % 2)) && mapfile -t order < <(printf '%s\n' "${order[@]}" | tac)
-		for sched in "${order[@]}"; do
-			bench_set_sched "$dev" "$sched" || continue
-			sleep "$S5_RAMP"
-			bench_snap wa "$dev"
-			sleep "$S5_WIN"
-			bench_snap wb "$dev"
-			if ! kill -0 "$BENCH_FIO_PID" 2>/dev/null; then
-				bench_error "fio ended before the $sched turn closed"
-				return 1
-			fi
-			bench_delta wa wb
-			[ "$sched" = ctxsched ] && ((round == S5_ROUNDS - 1)) &&
-				bench_model "$dev" "${fio%.json}-ctxsched.model"
-			bench_record kind=window sched="$sched" rep="$rep" \
-				round="$round" jobs="$jobs" irqmode="$irqmode" \
-				fio="$fio" hz="$BENCH_HZ" cpus="$BENCH_CPUS" \
-				"${BENCH_D[@]}"
-			bench_log "S5 jobs=$jobs rep $rep round $round $sched:" \
-				"$(((wb[rd_ios] - wa[rd_ios]) * 1000000 / (wb[t_us] - wa[t_us]))) reads/s"
-		done
+		order=$(bench_order $((rep + round)))
+		((round % 2)) && order=$(tac <<< "$order")
+		BENCH_TURNS=$order BENCH_RAMP=$S5_RAMP BENCH_WIN=$S5_WIN \
+			bench_windows "$dev" "$rep" round="$round" jobs="$jobs" \
+			irqmode="$irqmode" fio="$fio" || return 1
 	done
 }
 
@@ -68,7 +49,8 @@ for rep in $(seq 0 $((BENCH_REPS - 1))); do
 		out=S5/j$jobs-r$rep.json
 		bench_fio_start "$out" nullb-randread.fio DEV="/dev/$dev" \
 			JOBS="$jobs" SECS=3600
-		bench_wait_io "$dev" && s5_turns "$rep" "$jobs" "$out"
+		BENCH_PIDS=
+		bench_wait_io "$dev" && s5_rounds "$rep" "$jobs" "$out"
 		bench_fio_stop
 		bench_settle "$dev"
 	done
