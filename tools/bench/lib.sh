@@ -39,14 +39,15 @@ case $BENCH_PROFILE in
 quick)
 	: "${BENCH_REPS:=1}"
 	BENCH_RAMP=0.5
-	S1_PROFILES="sata array12 ssd virtio" S1_NS="1 4" S1_WIN=1
+	S1_PROFILES=${BENCH_S1_PROFILES:-sata array12 ssd virtio} S1_NS="1 4" S1_WIN=1
+	S1_ROUNDS=2
 	S2_SECS=1.5 S2_THREADS=5
 	S3_FILES=200 S3_TIMEOUT=30 S3_WARMUP=2 S3_SOLO=0
 	S4_SECS=2 S4_PAIRS="be0-be7 be-idle" S4_DEVS="sata"
 	S5_JOBS="1 64" S5_WIN=1 S5_RAMP=0.5 S5_ROUNDS=2
 	S6_RAS="128 4096" S6_WIN=1 S6_STREAMS=2
 	S7_SECS=7 S7_RATE=40
-	S10_DEVS="virtio" S10_SECS=4
+	S10_DEVS=${BENCH_S10_DEVS:-virtio} S10_SECS=4 S10_ROUNDS=2
 	S8_SECS=2
 	S9_KINDS="idle both" S9_TIMEOUT=30 S9_WARMUP=2
 	S8_CASES="sata:8:2:256:128:buf sata:8:2:256:128:direct sata:8:2:256:128:auto"
@@ -54,14 +55,16 @@ quick)
 *)
 	: "${BENCH_REPS:=3}"
 	BENCH_RAMP=1
-	S1_PROFILES="sata array12 array8 ssd virtio" S1_NS="1 2 4 8" S1_WIN=3
+	S1_PROFILES=${BENCH_S1_PROFILES:-sata array12 array8 ssd virtio}
+	S1_NS="1 2 4 8" S1_WIN=3
+	S1_ROUNDS=6
 	S2_SECS=5 S2_THREADS=5
 	S3_FILES=600 S3_TIMEOUT=60 S3_WARMUP=3 S3_SOLO=1
 	S4_SECS=4 S4_PAIRS="be0-be7 be-idle rt-be" S4_DEVS="sata ssd"
 	S5_JOBS="1 4 16 64 256" S5_WIN=1 S5_RAMP=0.5 S5_ROUNDS=6
 	S6_RAS="128 512 1024 2048 4096" S6_WIN=3 S6_STREAMS=2
 	S7_SECS=16 S7_RATE=40
-	S10_DEVS="virtio sata" S10_SECS=10
+	S10_DEVS=${BENCH_S10_DEVS:-virtio sata} S10_SECS=10 S10_ROUNDS=6
 	S8_SECS=4
 	S9_KINDS="idle readers writer both" S9_TIMEOUT=60 S9_WARMUP=3
 	S8_CASES="sata:4:1:256:128:buf sata:4:2:256:128:buf sata:4:4:256:128:buf
@@ -74,6 +77,13 @@ esac
 # Sequential readers of S1: O_DIRECT, one request in flight, the request
 # size of the hddsim calibration (tests/vm/hddsim-calibrate.sh).
 S1_BS=384k
+# S1 on the virtio disk (a host file): the host's page cache and the
+# guest's speed move its rate within seconds (none at 8 readers: 1398 /
+# 592 / 1180 MB/s in three 3 s windows), so there the schedulers take
+# S1_ROUNDS rounds of 1 s turns (bench_rounds) instead of one S1_WIN turn.
+S1_ROUNDED="virtio" S1_TURN=1 S1_TURN_RAMP=0.5
+# S10's mix on the virtio disk, the same way: rounds of 2 s turns.
+S10_ROUNDED="virtio" S10_TURN=2 S10_TURN_RAMP=0.5
 # S3/S7: write-back limits low enough that a flood starts within seconds
 # and a sync after it ends quickly, high enough to keep the disk busy.  S7
 # halves them: its fio run ends with a sync of all that is dirty (the last
@@ -244,8 +254,9 @@ bench_wait_io() {
 	return 1
 }
 
-# bench_fio_jobs: the process ids of fio's jobs (its children), once they
-# all run; they go into BENCH_PIDS for per-reader counts.
+# bench_fio_jobs N: the process ids of fio's jobs (its children), once N
+# run; they go into BENCH_PIDS for per-reader counts, ascending (pgrep's
+# order), which is the order of the job file as fio forks them one by one.
 bench_fio_jobs() {
 	local want=$1 i
 	for ((i = 0; i < 300; i++)); do
@@ -279,6 +290,7 @@ bench_snap() {
 			_s[hs_$k]=$v
 		done
 	fi
+	_s[pids]="$*"
 	for k in "$@"; do
 		v=0
 		[ -r "/proc/$k/io" ] && while read -r key val; do
@@ -291,7 +303,7 @@ bench_snap() {
 # shellcheck disable=SC2004 # (keys of associative arrays need the $)
 # bench_delta A B: what grew from snapshot A to B, as KEY=VALUE words in
 # the array BENCH_D (window_s, rd_bytes, wr_bytes, ..., reader_bytes as a
-# comma-separated list in PID order).
+# comma-separated list in the order bench_snap was given the PIDs).
 bench_delta() {
 	local -n _a=$1 _b=$2
 	local k us readers=
@@ -304,10 +316,11 @@ bench_delta() {
 	BENCH_D+=("wr_bytes=$(((_b[wr_sectors] - _a[wr_sectors]) * 512))")
 	BENCH_D+=("busy_ticks=$((_b[busy_ticks] - _a[busy_ticks]))")
 	for k in "${!_b[@]}"; do
-		case $k in
-		hs_*) BENCH_D+=("$k=$((_b[$k] - _a[$k]))") ;;
-		pid_*) readers+=${readers:+,}$((_b[$k] - _a[$k])) ;;
-		esac
+		[[ $k == hs_* ]] && BENCH_D+=("$k=$((_b[$k] - _a[$k]))")
+	done
+	for k in ${_b[pids]}; do
+		k=pid_$k
+		readers+=${readers:+,}$((_b[$k] - _a[$k]))
 	done
 	[ -n "$readers" ] && BENCH_D+=("reader_bytes=$readers")
 }
@@ -346,6 +359,22 @@ bench_windows() {
 		mbs=$(((wb[rd_sectors] - wa[rd_sectors]) * 512 / ((wb[t_us] - wa[t_us]) / 1000)))
 		bench_log "$BENCH_S $* $sched rep $rep: $((mbs / 1000)).$(printf '%03d' $((mbs % 1000))) MB/s read," \
 			"$((((wb[rd_ios] - wa[rd_ios]) * 1000000) / (wb[t_us] - wa[t_us]))) reads/s"
+	done
+}
+# bench_rounds DEV REP ROUNDS WIN RAMP KEY=VALUE...: ROUNDS rounds of
+# bench_windows turns of WIN s (RAMP s after each switch) under one running
+# workload, each round in another order and every other one backwards;
+# records carry round=I.  Where the guest's speed moves within seconds
+# (S5, the virtio disk), turns side by side see the same speed and the
+# report compares schedulers round by round.
+bench_rounds() {
+	local dev=$1 rep=$2 rounds=$3 win=$4 ramp=$5 round order
+	shift 5
+	for ((round = 0; round < rounds; round++)); do
+		order=$(bench_order $((rep + round)))
+		((round % 2)) && order=$(tac <<< "$order")
+		BENCH_TURNS=$order BENCH_RAMP=$ramp BENCH_WIN=$win \
+			bench_windows "$dev" "$rep" round="$round" "$@" || return 1
 	done
 }
 # bench_rt_shell: run the calling shell SCHED_FIFO, so that it switches

@@ -6,7 +6,8 @@
 #
 # One fio run per profile and N; the schedulers take turns under it
 # (bench_windows), each measured over S1_WIN s from the disk's counters,
-# with the bytes of each reader.
+# with the bytes of each reader; on the virtio disk S1_ROUNDS rounds of
+# S1_TURN s turns (bench_rounds, see lib.sh).
 . tools/bench/lib.sh
 bench_rt_shell
 bench_hddsim || exit 1
@@ -22,7 +23,12 @@ for rep in $(seq 0 $((BENCH_REPS - 1))); do
 				BS="$S1_BS" N="$n" SECS=3600 \
 				INC="$((size / n >> 20))m"
 			bench_fio_jobs "$n"
-			if bench_wait_io "$dev"; then
+			if [[ " $S1_ROUNDED " == *" $prof "* ]]; then
+				bench_wait_io "$dev" &&
+					bench_rounds "$dev" "$rep" "$S1_ROUNDS" \
+						"$S1_TURN" "$S1_TURN_RAMP" \
+						profile="$prof" n="$n" fio="$out"
+			elif bench_wait_io "$dev"; then
 				BENCH_WIN=$S1_WIN bench_windows "$dev" "$rep" \
 					profile="$prof" n="$n" fio="$out"
 			fi

@@ -30,18 +30,6 @@ irqmode=${BENCH_NULLB_IRQMODE:-0}
 		submit_queues="$(nproc)"
 ) || { bench_error "cannot create null_blk $dev"; exit 1; }
 
-# s5_rounds REP JOBS FIO: the rounds of turns under one fio run.
-s5_rounds() {
-	local rep=$1 jobs=$2 fio=$3 round order
-	for ((round = 0; round < S5_ROUNDS; round++)); do
-		order=$(bench_order $((rep + round)))
-		((round % 2)) && order=$(tac <<< "$order")
-		BENCH_TURNS=$order BENCH_RAMP=$S5_RAMP BENCH_WIN=$S5_WIN \
-			bench_windows "$dev" "$rep" round="$round" jobs="$jobs" \
-			irqmode="$irqmode" fio="$fio" || return 1
-	done
-}
-
 for rep in $(seq 0 $((BENCH_REPS - 1))); do
 	first=$(bench_order "$rep" | head -1)
 	for jobs in $S5_JOBS; do
@@ -50,7 +38,9 @@ for rep in $(seq 0 $((BENCH_REPS - 1))); do
 		bench_fio_start "$out" nullb-randread.fio DEV="/dev/$dev" \
 			JOBS="$jobs" SECS=3600
 		BENCH_PIDS=
-		bench_wait_io "$dev" && s5_rounds "$rep" "$jobs" "$out"
+		bench_wait_io "$dev" &&
+			bench_rounds "$dev" "$rep" "$S5_ROUNDS" "$S5_WIN" \
+				"$S5_RAMP" jobs="$jobs" irqmode="$irqmode" fio="$out"
 		bench_fio_stop
 		bench_settle "$dev"
 	done
