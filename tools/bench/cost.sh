@@ -4,6 +4,7 @@
 # ctxsched against mq-deadline (and none): 4 KiB random reads on a null_blk
 # that completes inline (irqmode=0), 32 in flight per fio job, the
 # schedulers switched under one fio run, ROUNDS windows of SECS each.
+# COST_ROT=1 marks the disk rotational (a virtual disk's flag).
 # Prints per window IOPS and guest CPU us per request, then the medians
 # and ctxsched / mq-deadline.  For quick comparisons of builds (S5 is the
 # benchmark of record):
@@ -15,6 +16,11 @@ cd "$(dirname "$0")/../.." || exit 2
 jobs=${1:-4} secs=${2:-5} rounds=${3:-3}
 modprobe ctxsched || cs_fail "modprobe ctxsched"
 cs_nullb_create cost size=4096 memory_backed=0 irqmode=0 submit_queues="$(nproc)"
+# COST_ROT=1: the disk says it rotates, as a virtual disk does; ctxsched
+# then feeds its device model on every request.
+if [ "${COST_ROT:-0}" = 1 ]; then
+	echo 1 > /sys/block/cost/queue/rotational || cs_fail "rotational"
+fi
 fio --name=c --filename=/dev/cost --rw=randread --bs=4k --direct=1 \
 	--ioengine=libaio --iodepth=32 --thread --numjobs="$jobs" \
 	--norandommap --randrepeat=0 --time_based --runtime=3600 \
