@@ -230,7 +230,8 @@ static void run_queue(void)
 {
 	struct request *rq;
 
-	while (in_disk < tags) {
+	/* As blk-mq: the scheduler is asked only while it says it has work. */
+	while (in_disk < tags && sched_has_work()) {
 		rq = sched_dispatch();
 		if (!rq) {
 			if (sched_has_work() && rerun_at == U64_MAX)
