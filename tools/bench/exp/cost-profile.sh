@@ -7,7 +7,8 @@
 # PMU) for SECS s, and the report lists the kernel symbols by their share
 # of the samples, with the requests completed in the window, so that a
 # symbol's share can be turned into time per request.  Writes
-# /results/profile-SCHED.txt when /results exists.
+# /results/profile-SCHED.txt when /results exists.  PROF_DEV=vda profiles
+# S1's sequential readers on that disk instead.
 #
 #   tools/vm/run -k 6.12 --modules DIR --out OUT -- \
 #       bash tools/bench/exp/cost-profile.sh 16 8
@@ -19,20 +20,34 @@ out=/results
 [ -d "$out" ] || out=$(mktemp -d)
 command -v perf > /dev/null || cs_fail "no perf on the host's root"
 modprobe ctxsched || cs_fail "modprobe ctxsched"
-cs_nullb_create prof size=4096 memory_backed=0 irqmode=0 submit_queues="$(nproc)"
-fio --name=c --filename=/dev/prof --rw=randread --bs=4k --direct=1 \
-	--ioengine=libaio --iodepth=32 --thread --numjobs="$jobs" \
-	--norandommap --randrepeat=0 --time_based --runtime=3600 \
-	--group_reporting > /dev/null 2>&1 &
+modprobe bfq
+if [ -n "${PROF_DEV:-}" ]; then
+	# PROF_DEV=vda: S1's readers (JOBS of them, 384 KiB, one in flight
+	# each) on an existing disk instead.
+	dev=$PROF_DEV
+	size=$(blockdev --getsize64 "/dev/$dev") || cs_fail "no /dev/$dev"
+	fio --name=c --filename="/dev/$dev" --rw=read --bs=384k --direct=1 \
+		--ioengine=psync --numjobs="$jobs" --size=$((size / jobs)) \
+		--offset_increment=$((size / jobs)) --time_based \
+		--runtime=3600 > /dev/null 2>&1 &
+else
+	dev=prof
+	cs_nullb_create prof size=4096 memory_backed=0 irqmode=0 \
+		submit_queues="$(nproc)"
+	fio --name=c --filename=/dev/prof --rw=randread --bs=4k --direct=1 \
+		--ioengine=libaio --iodepth=32 --thread --numjobs="$jobs" \
+		--norandommap --randrepeat=0 --time_based --runtime=3600 \
+		--group_reporting > /dev/null 2>&1 &
+fi
 fio_pid=$!
 sleep 3
 for s in $scheds; do
-	echo "$s" > /sys/block/prof/queue/scheduler || cs_fail "select $s"
+	echo "$s" > "/sys/block/$dev/queue/scheduler" || cs_fail "select $s"
 	sleep 2
-	read -r -a a < /sys/block/prof/stat
+	read -r -a a < "/sys/block/$dev/stat"
 	perf record -q -a -g -e cpu-clock -F 499 -o "/tmp/perf-$s.data" \
 		-- sleep "$secs" > /dev/null 2>&1
-	read -r -a b < /sys/block/prof/stat
+	read -r -a b < "/sys/block/$dev/stat"
 	{
 		echo "scheduler $s, jobs $jobs, $secs s: $((b[0] - a[0])) reads"
 		perf report -i "/tmp/perf-$s.data" --no-children --sort sym \
@@ -44,5 +59,7 @@ for s in $scheds; do
 done
 kill "$fio_pid"
 wait "$fio_pid" 2> /dev/null
-echo none > /sys/block/prof/queue/scheduler
-cs_nullb_remove prof
+echo none > "/sys/block/$dev/queue/scheduler"
+if [ "$dev" = prof ]; then
+	cs_nullb_remove prof
+fi
