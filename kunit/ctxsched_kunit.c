@@ -726,6 +726,39 @@ static void cs_test_coop_close(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cs_coop_close(1 << 20, 0));
 }
 
+/*
+ * The lockless merge hint: a bio that starts where a queued request ends,
+ * or ends where one starts, may merge; one elsewhere may not, so its bio
+ * merge takes no lock.  A request whose span changed (a merge) is noted
+ * again; an entry overwritten by another request's sector no longer
+ * matches (a missed merge, never a wrong one).
+ */
+static void cs_test_merge_hint(struct kunit *test)
+{
+	struct cs_merge_hint *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	sector_t s, other = 0;
+	unsigned int n = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	cs_merge_hint_note(h, 1000, 1128);
+	KUNIT_EXPECT_TRUE(test, cs_merge_hint_may(h, 1128, 1136));	/* back */
+	KUNIT_EXPECT_TRUE(test, cs_merge_hint_may(h, 992, 1000));	/* front */
+	/* Random 4 KiB reads elsewhere: no lock. */
+	for (s = 1 << 20; s < (1 << 20) + 64 * 8; s += 8)
+		n += cs_merge_hint_may(h, s, s + 8);
+	KUNIT_EXPECT_EQ(test, n, 0U);
+	/* The request grew by a back merge: its new end is found. */
+	cs_merge_hint_note(h, 1000, 1136);
+	KUNIT_EXPECT_TRUE(test, cs_merge_hint_may(h, 1136, 1144));
+	/* Another request's end in 1136's slot replaces it. */
+	for (s = 2000; !other; s++)
+		if (cs_merge_slot(s) == cs_merge_slot(1136))
+			other = s;
+	cs_merge_hint_note(h, other - 8, other);
+	KUNIT_EXPECT_FALSE(test, cs_merge_hint_may(h, 1136, 1144));
+	KUNIT_EXPECT_TRUE(test, cs_merge_hint_may(h, other, other + 8));
+}
+
 static struct cs_coop_input cs_stream_pair(u64 distance)
 {
 	struct cs_coop_input in = {
@@ -849,6 +882,7 @@ static void cs_test_cap(struct kunit *test)
 
 static struct kunit_case cs_coop_cases[] = {
 	KUNIT_CASE(cs_test_coop_close),
+	KUNIT_CASE(cs_test_merge_hint),
 	KUNIT_CASE(cs_test_coop_merge),
 	KUNIT_CASE(cs_test_coop_no_merge),
 	KUNIT_CASE(cs_test_coop_chain),

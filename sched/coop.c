@@ -93,3 +93,39 @@ bool cs_cap_allows(unsigned int cap_kb, u64 cur_bytes, u64 add_bytes)
 {
 	return !cap_kb || cur_bytes + add_bytes <= (u64)cap_kb * 1024;
 }
+
+static unsigned int cs_merge_slot(sector_t sector)
+{
+	/* Fibonacci hashing: neighbouring sectors land far apart. */
+	return (unsigned int)(((u64)sector * 0x9e3779b97f4a7c15ULL) >>
+			      (64 - CS_MERGE_HINT_BITS));
+}
+
+/**
+ * cs_merge_hint_note() - a queued request now spans @start to @end
+ * @h: the hint
+ * @start: its first sector
+ * @end: the sector after its last
+ */
+void cs_merge_hint_note(struct cs_merge_hint *h, sector_t start,
+			sector_t end)
+{
+	WRITE_ONCE(h->at[cs_merge_slot(start)], start);
+	WRITE_ONCE(h->at[cs_merge_slot(end)], end);
+}
+
+/**
+ * cs_merge_hint_may() - whether a bio may find a request to merge with
+ * @h: the hint
+ * @start: the bio's first sector
+ * @end: the sector after its last
+ *
+ * Return: false when no queued request was noted as ending at @start or
+ * starting at @end (a back or a front merge).
+ */
+bool cs_merge_hint_may(const struct cs_merge_hint *h, sector_t start,
+		       sector_t end)
+{
+	return READ_ONCE(h->at[cs_merge_slot(start)]) == start ||
+	       READ_ONCE(h->at[cs_merge_slot(end)]) == end;
+}

@@ -7,6 +7,7 @@
 #ifndef CTXSCHED_COOP_H
 #define CTXSCHED_COOP_H
 
+#include <linux/bitops.h>
 #include <linux/types.h>
 
 #include "policy.h"
@@ -59,6 +60,33 @@ enum cs_group_by {
 	CS_GROUP_THREAD,	/* one queue per I/O context, as CFQ */
 	CS_GROUP_PROCESS,	/* one queue per process (thread group) */
 };
+
+/*
+ * Where queued requests begin and end, for bio merges without the lock: a
+ * bio can merge only where it starts at a request's end or ends at a
+ * request's start.  One slot per hash of the sector, so an entry may be
+ * overwritten (a merge then found no candidate and the bio becomes a
+ * request of its own, which insertion may still merge) or stale (the lock
+ * is taken for nothing).  256 slots keep sixteen queues' neighbouring
+ * bios apart at 512 random requests queued beside them.
+ */
+#define CS_MERGE_HINT_BITS	8
+#define CS_MERGE_HINTS		BIT(CS_MERGE_HINT_BITS)
+
+/**
+ * struct cs_merge_hint - sectors where queued requests begin or end
+ * @at: by a hash of the sector; written under the owner's lock
+ *	(WRITE_ONCE), read without it (READ_ONCE): a stale or overwritten
+ *	entry only costs a merge attempt or misses one
+ */
+struct cs_merge_hint {
+	sector_t at[CS_MERGE_HINTS];
+};
+
+void cs_merge_hint_note(struct cs_merge_hint *h, sector_t start,
+			sector_t end);
+bool cs_merge_hint_may(const struct cs_merge_hint *h, sector_t start,
+		       sector_t end);
 
 bool cs_coop_close(sector_t ref, sector_t pos);
 bool cs_should_merge(const struct cs_coop_input *in);

@@ -29,6 +29,8 @@ struct cs_dbg;
  * @bio_q: during a bio merge, under @lock, the queue the bio belongs to
  * @async_depth: scheduler tags an async request may use; written by
  *	depth.c, read locklessly by ->limit_depth() (READ_ONCE)
+ * @merge_hint: where queued requests begin and end; written under @lock,
+ *	read locklessly by ->bio_merge() (struct cs_merge_hint)
  * @dbg: this queue's debugfs directory (debugfs.c); set up once
  * @ra: the readahead companion's per-disk state
  */
@@ -40,6 +42,7 @@ struct cs_data {
 	struct cs_queue *bio_q;
 	unsigned int async_depth;
 	struct cs_dbg *dbg;
+	struct cs_merge_hint merge_hint;
 	struct cs_ra_dev *ra;
 };
 
@@ -108,6 +111,8 @@ static inline void cs_env_rq_listed(struct cs_core *core, struct request *rq)
 
 	/* The core's merge lookups skip requests that cannot merge. */
 	elv_rqhash_add(q, rq);
+	cs_merge_hint_note(&cs_core_data(core)->merge_hint, blk_rq_pos(rq),
+			   blk_rq_pos(rq) + blk_rq_sectors(rq));
 	if (!q->last_merge)
 		q->last_merge = rq;
 }

@@ -205,8 +205,16 @@ static bool cs_bio_merge(struct request_queue *q, struct bio *bio,
 	struct cs_ctx *ctx = NULL;
 	bool merged;
 
-	/* Nothing queued, nothing to merge with: no lock, no lookup. */
+	/*
+	 * Nothing queued, or nothing queued where the bio begins or ends:
+	 * nothing to merge with, so no lock and no lookup (4 KiB random
+	 * reads never merge).  Discards may merge without touching.
+	 */
 	if (!cs_core_has_work(&cd->core))
+		return false;
+	if (bio_op(bio) != REQ_OP_DISCARD &&
+	    !cs_merge_hint_may(&cd->merge_hint, bio->bi_iter.bi_sector,
+			       bio_end_sector(bio)))
 		return false;
 	rcu_read_lock();
 	if (op_is_sync(bio->bi_opf))
@@ -305,14 +313,22 @@ static int cs_request_merge(struct request_queue *q, struct request **rq,
 static void cs_request_merged(struct request_queue *q, struct request *rq,
 			      enum elv_merge type)
 {
-	cs_core_bio_merged(&cs_of(q)->core, rq, type == ELEVATOR_FRONT_MERGE);
+	struct cs_data *cd = cs_of(q);
+
+	cs_core_bio_merged(&cd->core, rq, type == ELEVATOR_FRONT_MERGE);
+	cs_merge_hint_note(&cd->merge_hint, blk_rq_pos(rq),
+			   blk_rq_pos(rq) + blk_rq_sectors(rq));
 }
 
 /* @next was merged into @rq and will be freed by the core. */
 static void cs_requests_merged(struct request_queue *q, struct request *rq,
 			       struct request *next)
 {
-	cs_core_requests_merged(&cs_of(q)->core, rq, next);
+	struct cs_data *cd = cs_of(q);
+
+	cs_core_requests_merged(&cd->core, rq, next);
+	cs_merge_hint_note(&cd->merge_hint, blk_rq_pos(rq),
+			   blk_rq_pos(rq) + blk_rq_sectors(rq));
 }
 
 /* Async requests may not take the tags reserved for sync ones. */

@@ -369,6 +369,18 @@ MUTANTS = [
      "\treturn in->new_sync && in->new_meta && !in->active_meta;",
      "\treturn in->new_sync && !in->active_meta;",
      "cs_test_preempt_sync_peers"),
+    ("13: the merge hint lets every bio take the lock", "sched/coop.c",
+     "\treturn READ_ONCE(h->at[cs_merge_slot(start)]) == start ||",
+     "\treturn true ||",
+     "cs_test_merge_hint"),
+    ("13: the merge hint forgets where requests start", "sched/coop.c",
+     "\tWRITE_ONCE(h->at[cs_merge_slot(start)], start);\n",
+     "",
+     "cs_test_merge_hint"),
+    ("13: the merge hint looks up only back merges", "sched/coop.c",
+     "start ||\n\t       READ_ONCE(h->at[cs_merge_slot(end)]) == end;",
+     "start;",
+     "cs_test_merge_hint"),
 ]
 
 
