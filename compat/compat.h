@@ -9,6 +9,7 @@
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
 #include <linux/hrtimer.h>
+#include <linux/sched.h>
 #include "elevator.h"
 
 /*
@@ -93,6 +94,38 @@ static inline void cs_hrtimer_setup(struct hrtimer *timer,
 #else
 #define cs_queue_rotational(q)	(!!blk_queue_rot(q))
 #endif
+
+/*
+ * The clock, ns (CLOCK_MONOTONIC).  Since 6.9 a task that submits under a
+ * plug reads it once until it sleeps or the plug ends, and the block layer
+ * times requests with that (blk_time_get_ns() in block/blk.h, which a
+ * module cannot include; rq->io_start_time_ns is taken so): insert,
+ * dispatch and an inline completion then cost one clock read between them.
+ * PF_BLOCK_TS came with plug->cur_ktime and tells the scheduler to clear
+ * it when the task sleeps.
+ */
+static inline u64 cs_compat_time_ns(void)
+{
+#ifdef PF_BLOCK_TS
+	struct blk_plug *plug = current->plug;
+	u64 now;
+
+	if (!plug || !in_task())
+		return ktime_get_ns();
+	/* 0 is taken for "not read yet": one more read if it is the time. */
+	now = READ_ONCE(plug->cur_ktime);
+	if (!now) {
+		now = ktime_get_ns();
+		WRITE_ONCE(plug->cur_ktime, now);
+		/* The flag only once the time is there to clear. */
+		barrier();
+		current->flags |= PF_BLOCK_TS;
+	}
+	return now;
+#else
+	return ktime_get_ns();
+#endif
+}
 
 /* One dispatch point for all hardware queues. */
 static inline void cs_set_single_dispatch(struct request_queue *q)

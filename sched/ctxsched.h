@@ -16,10 +16,13 @@ static inline struct cs_data *cs_of(struct request_queue *q)
 	return q->elevator->elevator_data;
 }
 
-/* The clock of every decision: CLOCK_MONOTONIC, ns. */
+/*
+ * The clock of every decision: CLOCK_MONOTONIC, ns, read once per plug
+ * where the kernel allows (the core keeps its own clock monotonic).
+ */
 static inline u64 cs_now(void)
 {
-	return ktime_get_ns();
+	return cs_compat_time_ns();
 }
 
 /* depth.c */
