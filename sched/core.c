@@ -1544,6 +1544,9 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 	if (!rq) {
 		/* An idle window ends in a timer or in the awaited request. */
 		core->stalled = core->nr_queued && core->idling == CS_IDLE_NONE;
+		/* blk-mq asked because requests wait: a lock round trip spent. */
+		if (core->nr_queued)
+			core->stats.dispatch_empty++;
 		return NULL;
 	}
 	core->stalled = false;

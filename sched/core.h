@@ -180,6 +180,7 @@ struct cs_stats {
 	u64 idle_credit;
 	u64 cap_refused;
 	u64 kicks;
+	u64 dispatch_empty;
 	u64 repaired;
 	u64 boosted;
 	u64 boost_preempted;

@@ -95,6 +95,7 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "idle_credit %llu\n", st->idle_credit);
 	seq_printf(m, "cap_refused %llu\n", st->cap_refused);
 	seq_printf(m, "kicks %llu\n", st->kicks);
+	seq_printf(m, "dispatch_empty %llu\n", st->dispatch_empty);
 	seq_printf(m, "repaired %llu\n", st->repaired);
 	seq_printf(m, "boosted %llu\n", st->boosted);
 	seq_printf(m, "boost_preempted %llu\n", st->boost_preempted);

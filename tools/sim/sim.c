@@ -827,10 +827,11 @@ int main(int argc, char **argv)
 		       (unsigned long long)st->idle_armed,
 		       (unsigned long long)st->idle_hit,
 		       (unsigned long long)st->idle_expired);
-		printf(" merged %llu split %llu kicks %llu\n",
+		printf(" merged %llu split %llu kicks %llu empty %llu\n",
 		       (unsigned long long)st->coop_merged,
 		       (unsigned long long)st->coop_split,
-		       (unsigned long long)st->kicks);
+		       (unsigned long long)st->kicks,
+		       (unsigned long long)st->dispatch_empty);
 	}
 	return cs_sim_warnings || env.warnings ? 1 : 0;
 }
