@@ -53,10 +53,16 @@ kill "$fio_pid"; wait "$fio_pid" 2>/dev/null
 for s in ctxsched mq-deadline none; do
 	echo "median $s: $(python3 -c "import statistics as S; print(S.median([float(x) for x in '${iops[$s]}'.split()]), S.median([float(x) for x in '${cost[$s]}'.split()]))")"
 done
+# Round by round, as S5: the host's speed drifts between rounds (a round
+# at half the speed of the one before is not rare on a shared machine).
 python3 -c "
 import statistics as S
-c=S.median([float(x) for x in '${cost[ctxsched]}'.split()]); d=S.median([float(x) for x in '${cost[mq-deadline]}'.split()])
-i=S.median([float(x) for x in '${iops[ctxsched]}'.split()]); j=S.median([float(x) for x in '${iops[mq-deadline]}'.split()])
-print(f'ctxsched / mq-deadline: IOPS {i/j:.3f}, us per request {c/d:.3f}')"
-grep -E '^(kicks|dispatched|slices|repaired) ' /sys/kernel/debug/ctxsched/cost/stats 2>/dev/null | tr '\n' ' '
+f=lambda k: [float(x) for x in k.split()]
+ci, di, cc, dc = f('${iops[ctxsched]}'), f('${iops[mq-deadline]}'), f('${cost[ctxsched]}'), f('${cost[mq-deadline]}')
+ri=[a/b for a, b in zip(ci, di)]; rc=[a/b for a, b in zip(cc, dc)]
+print(f'ctxsched / mq-deadline, median of rounds: IOPS {S.median(ri):.3f} ({min(ri):.3f}-{max(ri):.3f}), us per request {S.median(rc):.3f} ({min(rc):.3f}-{max(rc):.3f})')"
+grep -E '^(kicks|dispatch_empty|dispatched|slices|repaired) ' /sys/kernel/debug/ctxsched/cost/stats 2>/dev/null | tr '\n' ' '
 echo
+# Gone, so that the script can run again in the same boot.
+echo none > /sys/block/cost/queue/scheduler
+cs_nullb_remove cost
