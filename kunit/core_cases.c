@@ -422,7 +422,8 @@ static void cs_test_core_parallel_turns(struct kunit *test)
  * of the I/Os, bound 0.90).  The reader's requests are of @class, level 4.
  * Return: the other (best-effort, level 4) queue's reads dispatched.
  */
-static unsigned int kt_rt_turns(struct kunit *test, int class)
+static unsigned int kt_rt_turns(struct kunit *test, int class,
+				u64 *preempted)
 {
 	struct kt *t = kt_new(test, CS_FORCE_AUTO);
 	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
@@ -459,21 +460,102 @@ static unsigned int kt_rt_turns(struct kunit *test, int class)
 		t->now += 100 * US;
 	}
 	KUNIT_EXPECT_EQ(test, t->core->mode, CS_MODE_PARALLEL);
+	*preempted = t->core->stats.preempted;
 	kt_end(t, 0);
 	return n;
 }
 
 static void cs_test_core_rt_keeps_turns(struct kunit *test)
 {
-	unsigned int be = kt_rt_turns(test, IOPRIO_CLASS_RT);
+	u64 preempted;
+	unsigned int be = kt_rt_turns(test, IOPRIO_CLASS_RT, &preempted);
 
 	kunit_info(test, "best effort got %u reads beside 40 real-time ones",
 		   be);
 	KUNIT_EXPECT_EQ(test, be, 0U);
+	/*
+	 * Best effort also waits for real time in the driver now
+	 * (cs_test_core_rt_first_parallel), so a turn handed to it would
+	 * show only as the preemption that takes it back.
+	 */
+	KUNIT_EXPECT_EQ(test, preempted, 0ULL);
 	/* Of its own class and weight, the other queue is served in full. */
-	be = kt_rt_turns(test, IOPRIO_CLASS_BE);
+	be = kt_rt_turns(test, IOPRIO_CLASS_BE, &preempted);
 	kunit_info(test, "beside 40 best-effort ones: %u", be);
 	KUNIT_EXPECT_EQ(test, be, 8U);
+}
+
+/* A real-time read on a disk that is not a spindle (flash). */
+static struct request *kt_rt_read(struct kt *t, sector_t sector,
+				  struct cs_kctx *c)
+{
+	struct request *rq = kt_read(t, sector);
+
+	kt_prio(rq, IOPRIO_CLASS_RT, 4);
+	kt_insert(t, rq, c);
+	return rq;
+}
+
+/*
+ * PARALLEL: best effort waits while real-time reads are in the driver and
+ * while their reader thinks (slice_idle), a timer ending that wait; one
+ * best-effort read at a time goes once past its deadline.  With
+ * slice_idle 0 there is no thinking time to keep.
+ */
+static void cs_test_core_rt_first_parallel(struct kunit *test)
+{
+	struct kt *t = kt_new_disk(test, CS_FORCE_PARALLEL, false);
+	struct cs_kctx *rt = kt_ctx(t, 10), *be = kt_ctx(t, 11);
+	struct request *r, *b[3];
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		b[i] = kt_read(t, (1 << 24) + i * 128);
+		kt_insert(t, b[i], be);
+	}
+	r = kt_rt_read(t, 0, rt);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), r);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	t->now += 5 * MS;
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	kt_done(t, r);
+	/* Its reader thinks: still held, until a timer says otherwise. */
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	KUNIT_EXPECT_TRUE(test, t->env->timer_armed);
+	KUNIT_EXPECT_EQ(test, t->env->timer_at, t->now + 8 * MS);
+	t->now += 100 * US;
+	r = kt_rt_read(t, 128, rt);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), r);
+	t->now += 1 * MS;
+	kt_done(t, r);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	/* The reader stopped: the window ends and best effort goes. */
+	KUNIT_EXPECT_TRUE(test, kt_wait(t, 9 * MS));
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), b[0]);
+	kt_done(t, b[0]);
+
+	/* A reader that never stops: past their deadline, one at a time. */
+	r = kt_rt_read(t, 256, rt);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), r);
+	t->now += 130 * MS;
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), b[1]);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	kt_done(t, b[1]);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), b[2]);
+	kt_done(t, b[2]);
+	kt_done(t, r);
+
+	/* slice_idle 0: nothing is kept once the reader's reads are done. */
+	WRITE_ONCE(t->core->tun[CS_T_SLICE_IDLE], 0);
+	b[0] = kt_read(t, 1 << 25);
+	kt_insert(t, b[0], be);
+	r = kt_rt_read(t, 384, rt);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), r);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	kt_done(t, r);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), b[0]);
+	kt_done(t, b[0]);
+	kt_end(t, 0);
 }
 
 /* PARALLEL: a queue that ran dry gives way at once, it does not idle. */
@@ -1349,6 +1431,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_parallel_turns),
 	KUNIT_CASE(cs_test_core_parallel_no_idle),
 	KUNIT_CASE(cs_test_core_rt_keeps_turns),
+	KUNIT_CASE(cs_test_core_rt_first_parallel),
 	KUNIT_CASE(cs_test_core_preempt),
 	KUNIT_CASE(cs_test_core_fallback),
 	KUNIT_CASE(cs_test_core_nonrot_unmeasured),

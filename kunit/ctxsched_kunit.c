@@ -670,10 +670,38 @@ static void cs_test_idle_class_grace(struct kunit *test)
 						      200 * MS));
 }
 
+static void cs_test_class_waits_rt(struct kunit *test)
+{
+	/* A real-time read in the driver holds best effort back... */
+	KUNIT_EXPECT_TRUE(test, cs_class_waits_rt(true, false, 1, 0, 8 * MS,
+						  0, false));
+	/* ...and so does its reader thinking within the window. */
+	KUNIT_EXPECT_TRUE(test, cs_class_waits_rt(true, false, 0, 7 * MS,
+						  8 * MS, 0, false));
+	KUNIT_EXPECT_FALSE(test, cs_class_waits_rt(true, false, 0, 8 * MS,
+						   8 * MS, 0, false));
+	KUNIT_EXPECT_FALSE(test, cs_class_waits_rt(true, false, 0, U64_MAX,
+						   8 * MS, 0, false));
+	/* Past its deadline one goes, but not a second beside it. */
+	KUNIT_EXPECT_FALSE(test, cs_class_waits_rt(true, false, 1, 0, 8 * MS,
+						   0, true));
+	KUNIT_EXPECT_TRUE(test, cs_class_waits_rt(true, false, 1, 0, 8 * MS,
+						  1, true));
+	/* Real time itself, and slices (SERIAL), are never held. */
+	KUNIT_EXPECT_FALSE(test, cs_class_waits_rt(true, true, 1, 0, 8 * MS,
+						   0, false));
+	KUNIT_EXPECT_FALSE(test, cs_class_waits_rt(false, false, 1, 0, 8 * MS,
+						   0, false));
+	/* slice_idle 0: no window. */
+	KUNIT_EXPECT_FALSE(test, cs_class_waits_rt(true, false, 0, 0, 0, 0,
+						   false));
+}
+
 static struct kunit_case cs_depth_cases[] = {
 	KUNIT_CASE(cs_test_async_dispatch),
 	KUNIT_CASE(cs_test_async_depth),
 	KUNIT_CASE(cs_test_idle_class_grace),
+	KUNIT_CASE(cs_test_class_waits_rt),
 	{}
 };
 

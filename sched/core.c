@@ -882,6 +882,7 @@ static void cs_leave_driver(struct cs_core *core, struct request *rq)
 	struct cs_queue *cq = cs_rq_queue(rq);
 
 	core->in_driver[cs_rq_sync(rq)]--;
+	core->rt_in_driver -= !!(cs_rq_state(rq) & CS_RQ_RT);
 	if (cq) {
 		cq->dispatched--;
 		cs_present_dec(core, cq);
@@ -1427,6 +1428,35 @@ static void cs_start_slice(struct cs_core *core, struct cs_queue *cq,
 		 (unsigned long long)((cq->slice_end - now) / NSEC_PER_USEC));
 }
 
+/*
+ * @cq, of a lower class, waits for real time (cs_class_waits_rt()).  While
+ * the real-time reader thinks, a timer ends the wait: no completion will.
+ */
+static bool cs_rt_holds(struct cs_core *core, struct cs_queue *cq, u64 now)
+{
+	u64 window = cs_tun(core, CS_T_SLICE_IDLE);
+	unsigned int in_driver = core->in_driver[0] + core->in_driver[1];
+	struct request *oldest;
+
+	if (!core->rt_in_driver && !core->rt_last_done)
+		return false;
+	oldest = list_first_entry_or_null(&cq->fifo, struct request,
+					  queuelist);
+	if (!cs_class_waits_rt(cs_parallel_mode(core),
+			       cq->prio_class == CS_CLASS_RT,
+			       core->rt_in_driver,
+			       core->rt_last_done ?
+			       cs_since(now, core->rt_last_done) : U64_MAX,
+			       window, in_driver - core->rt_in_driver,
+			       oldest && cs_fifo_expired(oldest->fifo_time,
+							  now)))
+		return false;
+	if (!core->rt_in_driver && core->idling == CS_IDLE_NONE)
+		cs_start_idle(core, CS_IDLE_GROUP,
+			      core->rt_last_done + window);
+	return true;
+}
+
 /* The next request of the queues, taken off its queue; NULL to wait. */
 static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 {
@@ -1436,7 +1466,8 @@ static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 
 	for (tries = 0; tries < 4; tries++) {
 		cq = cs_select_queue(core, now);
-		if (!cq || cq->dispatched >= cs_max_dispatch(core, cq, now))
+		if (!cq || cq->dispatched >= cs_max_dispatch(core, cq, now) ||
+		    cs_rt_holds(core, cq, now))
 			return NULL;
 		rq = cs_choose_request(core, cq, now);
 		if (!cs_env_warn_on(core, !rq))
@@ -1521,7 +1552,7 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 {
 	struct cs_queue *cq;
 	struct request *rq;
-	bool sync;
+	bool sync, rt;
 
 	cs_env_lock_held(core);
 
@@ -1552,9 +1583,12 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 	core->stalled = false;
 	sync = rq_is_sync(rq);
 	cq = cs_rq_queue(rq);
+	rt = cq && cq->prio_class == CS_CLASS_RT;
 	cs_rq_set_state(rq, (cs_rq_state(rq) & CS_RQ_TIMED) | CS_RQ_DRIVER |
 			(sync ? CS_RQ_SYNC : 0) |
-			(cq && cs_queue_acts(cq) ? CS_RQ_BOOST : 0));
+			(cq && cs_queue_acts(cq) ? CS_RQ_BOOST : 0) |
+			(rt ? CS_RQ_RT : 0));
+	core->rt_in_driver += rt;
 	if (cs_learns(core)) {
 		/*
 		 * Only the model reads the size, only boosts the service
@@ -1639,6 +1673,10 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 	}
 	if (state & CS_RQ_DRIVER) {
 		core->in_driver[!!(state & CS_RQ_SYNC)]--;
+		if (state & CS_RQ_RT) {
+			core->rt_in_driver--;
+			core->rt_last_done = now;
+		}
 		core->stats.completed++;
 		/* Boosts and the model, only where the model learns. */
 		if (cs_learns(core)) {

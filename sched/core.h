@@ -225,6 +225,8 @@ struct cs_stats {
  * @head: sector following the last dispatched request
  * @nr_queued: requests in queues and on @dispatch
  * @in_driver: requests dispatched and not finished, [0] async, [1] sync
+ * @rt_in_driver: the real-time queues' part of @in_driver
+ * @rt_last_done: when a real-time request last completed, ns (0: never)
  * @last_delayed_sync: when a sync request last completed after its
  *	deadline, ns (0: never)
  * @last_busy: when a non-IDLE request was last dispatched or completed, ns
@@ -272,6 +274,8 @@ struct cs_core {
 	sector_t head;
 	unsigned int nr_queued;
 	unsigned int in_driver[2];
+	unsigned int rt_in_driver;
+	u64 rt_last_done;
 	u64 last_delayed_sync;
 	u64 last_busy;
 	u64 last_sync_done;

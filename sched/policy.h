@@ -181,5 +181,8 @@ unsigned int cs_async_max_dispatch(unsigned int quantum, bool low_latency,
 unsigned int cs_async_depth(unsigned int nr_requests, bool whole_bitmap,
 			    unsigned int word_bits);
 bool cs_idle_class_may_run(u64 last_busy, u64 now, u64 grace);
+bool cs_class_waits_rt(bool parallel, bool rt, unsigned int rt_in_driver,
+		       u64 rt_quiet, u64 window, unsigned int lower_in_driver,
+		       bool oldest_expired);
 
 #endif /* CTXSCHED_POLICY_H */

@@ -19,6 +19,7 @@ struct cs_queue;
 #define CS_RQ_TIMED	0x10UL	/* rq->fifo_time is a deadline ctxsched set */
 #define CS_RQ_META	0x20UL	/* a sync metadata (REQ_META, REQ_PRIO) request */
 #define CS_RQ_BOOST	0x40UL	/* dispatched from a boosted queue */
+#define CS_RQ_RT	0x80UL	/* dispatched from a real-time queue */
 #define CS_RQ_WHERE	(CS_RQ_QUEUED | CS_RQ_HEAD | CS_RQ_DRIVER)
 /*
  * Above the flags, the size the request had when it was dispatched, in

@@ -102,6 +102,7 @@ struct reader {
 	u64 sub_at;		/* s7: when the read in flight was issued */
 	int stream;		/* pool: the stream of the item in hand */
 	bool held;		/* -R: waits for the switch to end */
+	unsigned short ioprio;	/* 0: best effort, level 4 */
 };
 
 /* S8's streams: where each goes on, what it delivered. */
@@ -293,7 +294,8 @@ static void submit(struct reader *r)
 		s->krq.rq.__data_len = n << 9;
 		s->krq.rq.cmd_flags = r->turn_group == -4 ? REQ_OP_WRITE :
 							    REQ_OP_READ;
-		s->krq.ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4);
+		s->krq.ioprio = r->ioprio ?:
+				IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4);
 		INIT_LIST_HEAD(&s->krq.rq.queuelist);
 		INIT_LIST_HEAD(&s->fifo);
 		RB_CLEAR_NODE(&s->krq.rq.rb_node);
@@ -602,6 +604,25 @@ int main(int argc, char **argv)
 			rd[i].turn_group = -3;
 		}
 		nr_readers = n + 1;
+	} else if (!strcmp(sc, "s4") && n <= 3) {
+		/* S4's pairs: 1 BE 0 : BE 7, 2 BE 4 : idle, 3 RT 4 : BE 4. */
+		static const unsigned short pair[3][2] = {
+			{ IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 0),
+			  IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 7) },
+			{ IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4),
+			  IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0) },
+			{ IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 4),
+			  IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) },
+		};
+
+		for (i = 0; i < 2; i++) {
+			rd[i].start = cap / 2 * i & ~7ULL;
+			rd[i].end = rd[i].start + cap / 2;
+			rd[i].size = 256;
+			rd[i].turn_group = -1;
+			rd[i].ioprio = pair[n - 1][i];
+		}
+		nr_readers = 2;
 	} else if (!strcmp(sc, "s5")) {
 		for (i = 0; i < n * S5_DEPTH; i++) {
 			rd[i].start = 0;
