@@ -35,6 +35,7 @@ snap() { # -> "ios busy_ticks"
 }
 hz=$(getconf CLK_TCK)
 declare -A iops cost
+stats=
 for r in $(seq "$rounds"); do
 	for s in ctxsched mq-deadline none; do
 		echo "$s" > /sys/block/cost/queue/scheduler
@@ -47,6 +48,10 @@ for r in $(seq "$rounds"); do
 		v=$(python3 -c "d=$i1-$i0; t=$t1-$t0; print(f'{d/t:.0f} {($b1-$b0)/$hz*1e6/max(d,1):.2f}')")
 		echo "round $r $s: $v"
 		iops[$s]+="${v% *} " cost[$s]+="${v#* } "
+		# ctxsched's counters go with it when the next one is selected.
+		[ "$s" = ctxsched ] && stats=$(grep -E \
+			'^(kicks|dispatch_empty|dispatched|slices|repaired) ' \
+			/sys/kernel/debug/ctxsched/cost/stats 2>/dev/null | tr '\n' ' ')
 	done
 done
 kill "$fio_pid"; wait "$fio_pid" 2>/dev/null
@@ -61,8 +66,7 @@ f=lambda k: [float(x) for x in k.split()]
 ci, di, cc, dc = f('${iops[ctxsched]}'), f('${iops[mq-deadline]}'), f('${cost[ctxsched]}'), f('${cost[mq-deadline]}')
 ri=[a/b for a, b in zip(ci, di)]; rc=[a/b for a, b in zip(cc, dc)]
 print(f'ctxsched / mq-deadline, median of rounds: IOPS {S.median(ri):.3f} ({min(ri):.3f}-{max(ri):.3f}), us per request {S.median(rc):.3f} ({min(rc):.3f}-{max(rc):.3f})')"
-grep -E '^(kicks|dispatch_empty|dispatched|slices|repaired) ' /sys/kernel/debug/ctxsched/cost/stats 2>/dev/null | tr '\n' ' '
-echo
+echo "ctxsched's last window: ${stats:-}"
 # Gone, so that the script can run again in the same boot.
 echo none > /sys/block/cost/queue/scheduler
 cs_nullb_remove cost
