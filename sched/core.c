@@ -1434,19 +1434,20 @@ static void cs_start_slice(struct cs_core *core, struct cs_queue *cq,
  */
 static bool cs_rt_holds(struct cs_core *core, struct cs_queue *cq, u64 now)
 {
-	u64 window = cs_tun(core, CS_T_SLICE_IDLE);
+	u64 window = cs_tun(core, CS_T_SLICE_IDLE), quiet = U64_MAX;
 	unsigned int in_driver = core->in_driver[0] + core->in_driver[1];
 	struct request *oldest;
 
-	if (!core->rt_in_driver && !core->rt_last_done)
+	if (core->rt_last_done)
+		quiet = cs_since(now, core->rt_last_done);
+	/* Every dispatch asks: the common answer without the rest. */
+	if (!core->rt_in_driver && quiet >= window)
 		return false;
 	oldest = list_first_entry_or_null(&cq->fifo, struct request,
 					  queuelist);
 	if (!cs_class_waits_rt(cs_parallel_mode(core),
 			       cq->prio_class == CS_CLASS_RT,
-			       core->rt_in_driver,
-			       core->rt_last_done ?
-			       cs_since(now, core->rt_last_done) : U64_MAX,
+			       core->rt_in_driver, quiet,
 			       window, in_driver - core->rt_in_driver,
 			       oldest && cs_fifo_expired(oldest->fifo_time,
 							  now)))
