@@ -196,6 +196,8 @@ struct cs_model_memory {
  * @ab_win: window index within the run (0, 1 of each pair)
  * @ab_base: the mode before this run
  * @ab_strong: that mode rests on distance costing nothing
+ * @ab_one: the disk looks like a spindle: distance costs time and the gain
+ *	figure says it serves one read at a time
  * @ab_mode: mode of the current window
  * @ab_start: start of the current window's measured part, ns
  * @ab_end: end of the current window, ns
@@ -247,6 +249,7 @@ struct cs_model {
 	unsigned int ab_win;
 	enum cs_mode ab_base;
 	bool ab_strong;
+	bool ab_one;
 	enum cs_mode ab_mode;
 	u64 ab_start;
 	u64 ab_end;
