@@ -344,6 +344,40 @@ static void km_ab_run(struct km_ab *ab)
 	ab->final = cs_model_mode(&m);
 }
 
+/*
+ * Ticks with nothing new wait up to CS_MODEL_TICK_NS; a competitor that
+ * arrives or leaves, a measurement, something learnt and an epoch's end
+ * do not wait.
+ */
+static void cs_test_model_tick_due(struct kunit *test)
+{
+	struct cs_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	u64 now = KM_SEC;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	/* A disk that does not rotate: no measurement starts. */
+	cs_model_init(m, false, NULL, now);
+	cs_model_tick(m, 1, now);
+	/* The same count within a ms: nothing to do. */
+	KUNIT_EXPECT_FALSE(test, cs_model_tick_due(m, 1, now));
+	KUNIT_EXPECT_FALSE(test, cs_model_tick_due(m, 1, now + MS - 1));
+	/* ... until the ms is over, or the count changes. */
+	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 1, now + MS));
+	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 2, now));
+	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 0, now));
+	/* Beyond the stored cap, a count is the cap. */
+	cs_model_tick(m, 100, now);
+	KUNIT_EXPECT_FALSE(test, cs_model_tick_due(m, 80, now));
+	cs_model_tick(m, 1, now);
+	KUNIT_EXPECT_FALSE(test, cs_model_tick_due(m, 1, now));
+	m->dirty = true;
+	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 1, now));
+	m->dirty = false;
+	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 1, m->epoch_end));
+	m->ab = CS_AB_RUN;
+	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 1, now));
+}
+
 /* A spindle: SERIAL delivers three times more; found once, kept. */
 static void cs_test_model_ab_spindle(struct kunit *test)
 {
@@ -1366,6 +1400,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_seek_noise),
 	KUNIT_CASE(cs_test_model_far_seeks_cached),
 	KUNIT_CASE(cs_test_model_defer),
+	KUNIT_CASE(cs_test_model_tick_due),
 	KUNIT_CASE(cs_test_model_ab_spindle),
 	KUNIT_CASE(cs_test_model_ab_spindle_swings),
 	KUNIT_CASE(cs_test_model_ab_partly_contended),

@@ -168,6 +168,8 @@ void cs_busy_account(struct cs_core *core, struct cs_queue *cq, int d)
 	core->nr_busy_level[cq->prio_class][cq->level] += d;
 	if (cs_queue_sync(cq))
 		core->nr_busy_sync[cq->prio_class] += d;
+	else
+		core->nr_busy_async += d;
 	if (cq->flags & CSQ_BOOST)
 		core->nr_busy_boost += d;
 }
@@ -1508,12 +1510,8 @@ static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
  */
 static unsigned int cs_competitors(const struct cs_core *core)
 {
-	unsigned int async = core->in_driver[0];
-	enum cs_prio_class c;
-
-	for (c = CS_CLASS_RT; !async && c < CS_NR_CLASSES; c++)
-		async = core->nr_busy[c] - core->nr_busy_sync[c];
-	return core->nr_present_sync + !!async;
+	return core->nr_present_sync +
+	       !!(core->in_driver[0] || core->nr_busy_async);
 }
 
 /*
@@ -1523,9 +1521,12 @@ static unsigned int cs_competitors(const struct cs_core *core)
 static void cs_model_step(struct cs_core *core, u64 now)
 {
 	struct cs_model *m = &core->model;
+	unsigned int present = cs_competitors(core);
 
+	if (!cs_model_tick_due(m, present, now))
+		return;
 	cs_model_defer(m, cs_boost_defers(core, now), now);
-	if (!cs_model_tick(m, cs_competitors(core), now))
+	if (!cs_model_tick(m, present, now))
 		return;
 	core->mode = cs_model_mode(m);
 	cs_log(core, "mode %s (%s) seek %llu us gain %u/1024",

@@ -202,6 +202,7 @@ struct cs_stats {
  *	active queue while it has requests queued)
  * @nr_busy_level: per class and level, the queues counted in @nr_busy
  * @nr_busy_sync: per class, the sync ones among them
+ * @nr_busy_async: the async ones among them, all classes
  * @nr_present_sync: sync queues with requests queued or in the driver
  * @active: queue owning the disk, or NULL
  * @clock: the latest time an entry point was called with, ns
@@ -256,6 +257,7 @@ struct cs_core {
 	unsigned int nr_busy[CS_NR_CLASSES];
 	unsigned int nr_busy_level[CS_NR_CLASSES][CS_NR_LEVELS];
 	unsigned int nr_busy_sync[CS_NR_CLASSES];
+	unsigned int nr_busy_async;
 	unsigned int nr_present_sync;
 	struct cs_queue *active;
 	u64 clock;

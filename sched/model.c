@@ -689,6 +689,33 @@ static void cs_model_fold(struct cs_model *m, u64 now)
 }
 
 /**
+ * cs_model_tick_due() - whether a tick now would do anything
+ * @m: the model
+ * @present: as for cs_model_tick()
+ * @now: current time, ns
+ *
+ * A tick at every dispatch and completion cost a fast disk that says it
+ * rotates (a virtual disk) about 250 instructions per request in all
+ * (tools/sim, callgrind).  Between events that change nothing it knows,
+ * a tick only moves time on, which the next one does as well: so outside
+ * a measurement, with the count of competitors unchanged and nothing
+ * new learnt, ticks come at most every CS_MODEL_TICK_NS.  The count is
+ * compared as it is stored, so that a queue arriving or leaving is seen
+ * at once; a newcomer (cs_model_newcomer()) waits for the next tick, as
+ * it may where the model keeps it for later.
+ *
+ * Return: true when cs_model_tick() should run now.
+ */
+bool cs_model_tick_due(const struct cs_model *m, unsigned int present,
+		       u64 now)
+{
+	return m->ab == CS_AB_RUN || m->dirty ||
+	       min(present, 64U) != m->present_last ||
+	       now >= m->epoch_end ||
+	       cs_since(now, m->last_tick) >= CS_MODEL_TICK_NS;
+}
+
+/**
  * cs_model_tick() - let time pass in the model
  * @m: the model
  * @present: sync queues with requests queued or in the driver; with two

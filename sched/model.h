@@ -90,6 +90,8 @@ enum cs_ab_state {
 #define CS_AB_CONTENDED_MIN	512	/* /1024 */
 /* The count of present queues is folded into its average this often. */
 #define CS_MODEL_FOLD_NS	(10 * NSEC_PER_MSEC)
+/* Outside a measurement, a tick with nothing new waits this long at most. */
+#define CS_MODEL_TICK_NS	(1 * NSEC_PER_MSEC)
 /*
  * A verdict older than this (wall time) is measured again after
  * CS_AB_STALE_NS of contention once a new competitor appears.
@@ -285,6 +287,8 @@ void cs_model_defer(struct cs_model *m, bool defer, u64 now);
 void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, bool write,
 		       u64 now);
 void cs_model_complete(struct cs_model *m, u32 bytes, unsigned int flags,
+		       u64 now);
+bool cs_model_tick_due(const struct cs_model *m, unsigned int present,
 		       u64 now);
 bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now);
 enum cs_mode cs_model_mode(const struct cs_model *m);
