@@ -358,24 +358,27 @@ static void cs_test_model_tick_due(struct kunit *test)
 	/* A disk that does not rotate: no measurement starts. */
 	cs_model_init(m, false, NULL, now);
 	cs_model_tick(m, 1, now);
-	/* The same count within a ms: nothing to do. */
+	/* Within a ms, with competition neither starting nor stopping. */
 	KUNIT_EXPECT_FALSE(test, cs_model_tick_due(m, 1, now));
-	KUNIT_EXPECT_FALSE(test, cs_model_tick_due(m, 1, now + MS - 1));
-	/* ... until the ms is over, or the count changes. */
+	KUNIT_EXPECT_FALSE(test, cs_model_tick_due(m, 0, now + MS - 1));
+	/* ... until the ms is over, or competition starts or stops. */
 	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 1, now + MS));
 	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 2, now));
-	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 0, now));
-	/* Beyond the stored cap, a count is the cap. */
-	cs_model_tick(m, 100, now);
-	KUNIT_EXPECT_FALSE(test, cs_model_tick_due(m, 80, now));
-	cs_model_tick(m, 1, now);
-	KUNIT_EXPECT_FALSE(test, cs_model_tick_due(m, 1, now));
+	cs_model_tick(m, 3, now);
+	KUNIT_EXPECT_FALSE(test, cs_model_tick_due(m, 8, now));
+	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 1, now));
 	m->dirty = true;
-	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 1, now));
+	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 3, now));
 	m->dirty = false;
-	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 1, m->epoch_end));
+	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 3, m->epoch_end));
 	m->ab = CS_AB_RUN;
-	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 1, now));
+	KUNIT_EXPECT_TRUE(test, cs_model_tick_due(m, 3, now));
+	m->ab = CS_AB_HOLD;
+	/* Counted without ticks, the competitors still make the level. */
+	for (; now < 2 * KM_SEC; now += 100 * 1000)
+		cs_model_count(m, 6, now);
+	cs_model_tick(m, 6, now);
+	KUNIT_EXPECT_EQ(test, m->level, 2U);
 }
 
 /* A spindle: SERIAL delivers three times more; found once, kept. */

@@ -1523,8 +1523,10 @@ static void cs_model_step(struct cs_core *core, u64 now)
 	struct cs_model *m = &core->model;
 	unsigned int present = cs_competitors(core);
 
-	if (!cs_model_tick_due(m, present, now))
+	if (!cs_model_tick_due(m, present, now)) {
+		cs_model_count(m, present, now);
 		return;
+	}
 	cs_model_defer(m, cs_boost_defers(core, now), now);
 	if (!cs_model_tick(m, present, now))
 		return;

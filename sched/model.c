@@ -86,6 +86,7 @@ void cs_model_init(struct cs_model *m, bool rotational,
 	m->depth_t = now;
 	m->epoch_end = now + CS_MODEL_GAIN_EPOCH_NS;
 	m->last_tick = now;
+	m->present_t = now;
 	m->changed_at = now;
 }
 
@@ -689,20 +690,20 @@ static void cs_model_fold(struct cs_model *m, u64 now)
 }
 
 /**
- * cs_model_tick_due() - whether a tick now would do anything
+ * cs_model_tick_due() - whether a tick now would do more than count
  * @m: the model
  * @present: as for cs_model_tick()
  * @now: current time, ns
  *
  * A tick at every dispatch and completion cost a fast disk that says it
  * rotates (a virtual disk) about 250 instructions per request in all
- * (tools/sim, callgrind).  Between events that change nothing it knows,
- * a tick only moves time on, which the next one does as well: so outside
- * a measurement, with the count of competitors unchanged and nothing
- * new learnt, ticks come at most every CS_MODEL_TICK_NS.  The count is
- * compared as it is stored, so that a queue arriving or leaving is seen
- * at once; a newcomer (cs_model_newcomer()) waits for the next tick, as
- * it may where the model keeps it for later.
+ * (tools/sim, callgrind).  Between events that change nothing it decides
+ * on, a tick only moves time on, which the next one does as well: so
+ * outside a measurement, while competition neither starts nor stops and
+ * nothing new was learnt, the caller only counts the competitors
+ * (cs_model_count()) and ticks at most every CS_MODEL_TICK_NS.  A
+ * newcomer (cs_model_newcomer()) waits for the next tick, as it may where
+ * the model keeps it for later.
  *
  * Return: true when cs_model_tick() should run now.
  */
@@ -710,9 +711,31 @@ bool cs_model_tick_due(const struct cs_model *m, unsigned int present,
 		       u64 now)
 {
 	return m->ab == CS_AB_RUN || m->dirty ||
-	       min(present, 64U) != m->present_last ||
+	       (present >= 2) != m->contended ||
 	       now >= m->epoch_end ||
 	       cs_since(now, m->last_tick) >= CS_MODEL_TICK_NS;
+}
+
+/**
+ * cs_model_count() - integrate the count of competitors
+ * @m: the model
+ * @present: as for cs_model_tick()
+ * @now: current time, ns
+ *
+ * The contention level is the count of present queues smoothed over
+ * about 100 ms (a thinking reader is briefly not present), so the count
+ * is integrated at every event, ticked or not, and folded in at ticks
+ * every 10 ms: a division per event would cost a fast disk more than the
+ * rest of the model.
+ */
+void cs_model_count(struct cs_model *m, unsigned int present, u64 now)
+{
+	u64 dt = min_t(u64, cs_since(now, m->present_t), NSEC_PER_SEC);
+
+	m->present_t = max(now, m->present_t);
+	m->present_sum += (u64)m->present_last * dt;
+	m->present_span += dt;
+	m->present_last = min(present, 64U);
 }
 
 /**
@@ -746,18 +769,8 @@ bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
 	if (now >= m->epoch_end)
 		cs_model_gain(m, now);
 
-	/*
-	 * The contention level: the count of present queues smoothed over
-	 * about 100 ms (ticks come at every dispatch and completion, and a
-	 * thinking reader is briefly not present), with half a queue of
-	 * hysteresis at each boundary.  The count is integrated at each tick
-	 * and folded in every 10 ms: a division per tick would cost a fast
-	 * disk more than the rest of the model.
-	 */
-	dt = min_t(u64, dt, NSEC_PER_SEC);
-	m->present_sum += (u64)m->present_last * dt;
-	m->present_span += dt;
-	m->present_last = min(present, 64U);
+	/* The contention level, with half a queue of hysteresis. */
+	cs_model_count(m, present, now);
 	if (m->present_span >= CS_MODEL_FOLD_NS)
 		cs_model_fold(m, now);
 

@@ -213,7 +213,8 @@ struct cs_model_memory {
  * @level_away: when the count left @level during a run, ns (0: it did not)
  * @present_sum: present queues integrated over @present_span, queue-ns
  * @present_span: time integrated since the last fold, ns
- * @present_last: present queues at the last tick
+ * @present_last: present queues at the last count
+ * @present_t: time of the last count, ns
  * @cont: per level, contended time seen so far, ns
  * @hold_until: per level, @cont at which to measure again
  * @measured_at: per level, when its last measurement ended, ns (0: not in
@@ -265,6 +266,7 @@ struct cs_model {
 	u64 present_sum;
 	u64 present_span;
 	unsigned int present_last;
+	u64 present_t;
 	u64 cont[CS_MODEL_LEVELS];
 	u64 hold_until[CS_MODEL_LEVELS];
 	u64 measured_at[CS_MODEL_LEVELS];
@@ -290,6 +292,7 @@ void cs_model_complete(struct cs_model *m, u32 bytes, unsigned int flags,
 		       u64 now);
 bool cs_model_tick_due(const struct cs_model *m, unsigned int present,
 		       u64 now);
+void cs_model_count(struct cs_model *m, unsigned int present, u64 now);
 bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now);
 enum cs_mode cs_model_mode(const struct cs_model *m);
 enum cs_mode_why cs_model_why(const struct cs_model *m);
