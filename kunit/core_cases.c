@@ -521,6 +521,9 @@ static void cs_test_core_rt_first_parallel(struct kunit *test)
 	kt_done(t, r);
 	/* Its reader thinks: still held, until a timer says otherwise. */
 	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	/* Held, best effort is not made active only to be preempted. */
+	KUNIT_EXPECT_TRUE(test, !t->core->active ||
+			  t->core->active->prio_class == CS_CLASS_RT);
 	KUNIT_EXPECT_TRUE(test, t->env->timer_armed);
 	KUNIT_EXPECT_EQ(test, t->env->timer_at, t->now + 8 * MS);
 	t->now += 100 * US;

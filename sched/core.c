@@ -1321,6 +1321,55 @@ static enum cs_keep cs_active_keeps(struct cs_core *core, struct cs_queue *cq,
 	return cs_arm_idle(core, cq, now) ? CS_KEEP_WAIT : CS_KEEP_RELEASE;
 }
 
+/*
+ * @cq, of a lower class, waits for real time (cs_class_waits_rt()).  While
+ * the real-time reader thinks, a timer ends the wait: no completion will.
+ */
+static bool cs_rt_holds(struct cs_core *core, struct cs_queue *cq, u64 now)
+{
+	u64 window = cs_tun(core, CS_T_SLICE_IDLE), quiet = U64_MAX;
+	unsigned int in_driver = core->in_driver[0] + core->in_driver[1];
+	struct request *oldest;
+
+	if (core->rt_last_done)
+		quiet = cs_since(now, core->rt_last_done);
+	/* Every dispatch asks: the common answer without the rest. */
+	if (!core->rt_in_driver && quiet >= window)
+		return false;
+	oldest = list_first_entry_or_null(&cq->fifo, struct request,
+					  queuelist);
+	if (!cs_class_waits_rt(cs_parallel_mode(core),
+			       cq->prio_class == CS_CLASS_RT,
+			       core->rt_in_driver, quiet,
+			       window, in_driver - core->rt_in_driver,
+			       oldest && cs_fifo_expired(oldest->fifo_time,
+							  now)))
+		return false;
+	if (!core->rt_in_driver && core->idling == CS_IDLE_NONE)
+		cs_start_idle(core, CS_IDLE_GROUP,
+			      core->rt_last_done + window);
+	return true;
+}
+
+/*
+ * @cq, or another queue of its class that real time does not hold (its
+ * oldest request is past its deadline), or NULL.  A held queue is not made
+ * active: the next real-time request would preempt it at once (tools/sim
+ * s4 3 on ssd: 32,000 slices in 12 s, none of them dispatching).
+ */
+static struct cs_queue *cs_rt_lets(struct cs_core *core, struct cs_queue *cq,
+				   u64 now)
+{
+	struct cs_queue *other;
+
+	if (!cs_rt_holds(core, cq, now))
+		return cq;
+	list_for_each_entry(other, &core->rr[cq->prio_class], rr)
+		if (other != cq && !cs_rt_holds(core, other, now))
+			return other;
+	return NULL;
+}
+
 /* Pick the queue that may dispatch now; NULL if the disk should wait. */
 static struct cs_queue *cs_select_queue(struct cs_core *core, u64 now)
 {
@@ -1363,6 +1412,9 @@ static struct cs_queue *cs_select_queue(struct cs_core *core, u64 now)
 			return NULL;
 		}
 found:
+		cq = cs_rt_lets(core, cq, now);
+		if (!cq)
+			return NULL;
 		cs_set_active(core, cq);
 		if (core->mode == CS_MODE_SERIAL && cs_queue_pooled(core, cq) &&
 		    !cs_seeky_window(core, pclass, now))
@@ -1428,36 +1480,6 @@ static void cs_start_slice(struct cs_core *core, struct cs_queue *cq,
 		cq->slice_end = min(cq->slice_end, core->seeky_until);
 	cs_log_q(core, cq, "slice %llu us",
 		 (unsigned long long)((cq->slice_end - now) / NSEC_PER_USEC));
-}
-
-/*
- * @cq, of a lower class, waits for real time (cs_class_waits_rt()).  While
- * the real-time reader thinks, a timer ends the wait: no completion will.
- */
-static bool cs_rt_holds(struct cs_core *core, struct cs_queue *cq, u64 now)
-{
-	u64 window = cs_tun(core, CS_T_SLICE_IDLE), quiet = U64_MAX;
-	unsigned int in_driver = core->in_driver[0] + core->in_driver[1];
-	struct request *oldest;
-
-	if (core->rt_last_done)
-		quiet = cs_since(now, core->rt_last_done);
-	/* Every dispatch asks: the common answer without the rest. */
-	if (!core->rt_in_driver && quiet >= window)
-		return false;
-	oldest = list_first_entry_or_null(&cq->fifo, struct request,
-					  queuelist);
-	if (!cs_class_waits_rt(cs_parallel_mode(core),
-			       cq->prio_class == CS_CLASS_RT,
-			       core->rt_in_driver, quiet,
-			       window, in_driver - core->rt_in_driver,
-			       oldest && cs_fifo_expired(oldest->fifo_time,
-							  now)))
-		return false;
-	if (!core->rt_in_driver && core->idling == CS_IDLE_NONE)
-		cs_start_idle(core, CS_IDLE_GROUP,
-			      core->rt_last_done + window);
-	return true;
 }
 
 /* The next request of the queues, taken off its queue; NULL to wait. */
