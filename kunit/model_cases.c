@@ -281,6 +281,7 @@ struct km_ab {
 	bool no_seek_cost;	/* the samples said distance costs nothing */
 	bool one_at_a_time;	/* the gain figure says: one read at a time */
 	u32 seed;		/* of the noise; 0: 777 */
+	u64 seek_at;		/* ms: the seek figure is known from then on */
 	enum cs_mode want;
 	u64 reached;		/* out: s * 1000 when first at @want, or 0 */
 	unsigned int flips;	/* out: learned-mode changes */
@@ -297,7 +298,7 @@ static void km_ab_run(struct km_ab *ab)
 	u64 factor = 1000;
 
 	cs_model_init(&m, true, NULL, now);
-	m.l.seek_known = true;
+	m.l.seek_known = !ab->seek_at;
 	m.l.seek_cost = !ab->no_seek_cost;
 	if (ab->one_at_a_time) {
 		m.l.gain_known = true;
@@ -308,6 +309,8 @@ static void km_ab_run(struct km_ab *ab)
 	ab->flips = 0;
 	ab->measuring = 0;
 	for (; now < end; now += MS) {
+		if (ab->seek_at && now - KM_SEC == ab->seek_at * MS)
+			m.l.seek_known = true;
 		ab->measuring += m.ab == CS_AB_RUN;
 		if (cs_model_mode(&m) == CS_MODE_SERIAL)
 			rate = ab->ser;
@@ -821,6 +824,27 @@ static void cs_test_model_ab_noseek_swings(struct kunit *test)
 	km_ab_run(&ab);
 	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
 	KUNIT_EXPECT_EQ(test, ab.flips, 0U);
+}
+
+/*
+ * ... nor when the figure comes in during the first measurement, which
+ * starts at the first contention (null_blk at depth 1 in a 6.12 guest:
+ * SERIAL measured in the first run, the figure known by then).
+ */
+static void cs_test_model_ab_noseek_late(struct kunit *test)
+{
+	unsigned int i, wrong = 0;
+
+	for (i = 1; i <= 24; i++) {
+		struct km_ab ab = { .ser = 100, .par = 100, .par2 = 100,
+				    .secs = 20, .noise = 75, .seed = i * 104729,
+				    .no_seek_cost = true, .seek_at = 300,
+				    .want = CS_MODE_SERIAL };
+
+		km_ab_run(&ab);
+		wrong += ab.flips != 0 || ab.final != CS_MODE_PARALLEL;
+	}
+	KUNIT_EXPECT_EQ(test, wrong, 0U);
 }
 
 /*
@@ -1419,6 +1443,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_ab_changes),
 	KUNIT_CASE(cs_test_model_ab_noseek_noise),
 	KUNIT_CASE(cs_test_model_ab_noseek_swings),
+	KUNIT_CASE(cs_test_model_ab_noseek_late),
 	KUNIT_CASE(cs_test_model_ab_cache_hid_seeks),
 	KUNIT_CASE(cs_test_model_gain),
 	KUNIT_CASE(cs_test_model_gain_writes),

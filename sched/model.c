@@ -508,6 +508,19 @@ static bool cs_ab_clear(const u32 *r, unsigned int n, unsigned int k,
 	return par == k || ser == k;
 }
 
+/*
+ * What the seek and gain figures say of the disk, at each pair: a disk's
+ * first run starts at its first contention, before they are known
+ * (serial-noseek in a 6.12 guest: null_blk at depth 1, no seek cost,
+ * measured SERIAL in its first run).
+ */
+static void cs_model_ab_doubts(struct cs_model *m)
+{
+	m->ab_strong = m->l.seek_known && !m->l.seek_cost;
+	m->ab_one = m->l.gain_known && !m->l.parallel &&
+		    m->l.seek_known && m->l.seek_cost;
+}
+
 /* After a pair: decide, go on measuring, or give up. */
 static void cs_model_ab_judge(struct cs_model *m, u64 now)
 {
@@ -608,6 +621,7 @@ static void cs_model_ab_end_window(struct cs_model *m, u64 now)
 		(u32)min_t(u64, div64_u64(m->ab_tput[CS_MODE_PARALLEL] * 1024,
 					  max_t(u64, m->ab_tput[CS_MODE_SERIAL],
 						1)), U32_MAX);
+	cs_model_ab_doubts(m);
 	cs_model_ab_judge(m, now);
 	if (m->ab != CS_AB_RUN)
 		return;
@@ -805,9 +819,7 @@ bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
 		if (contended && !m->defer &&
 		    m->cont[m->level] >= m->hold_until[m->level]) {
 			m->ab_base = cs_model_settled(m);
-			m->ab_strong = m->l.seek_known && !m->l.seek_cost;
-			m->ab_one = m->l.gain_known && !m->l.parallel &&
-				    m->l.seek_known && m->l.seek_cost;
+			cs_model_ab_doubts(m);
 			m->ab = CS_AB_RUN;
 			m->ab_pairs = 0;
 			m->ab_win = 0;

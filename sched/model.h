@@ -197,7 +197,7 @@ struct cs_model_memory {
  * @ab_pairs: pairs measured in this run
  * @ab_win: window index within the run (0, 1 of each pair)
  * @ab_base: the mode before this run
- * @ab_strong: that mode rests on distance costing nothing
+ * @ab_strong: distance was seen to cost nothing (at the last pair)
  * @ab_one: the disk looks like a spindle: distance costs time and the gain
  *	figure says it serves one read at a time
  * @ab_mode: mode of the current window
