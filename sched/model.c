@@ -760,9 +760,9 @@ void cs_model_count(struct cs_model *m, unsigned int present, u64 now)
  *	contention level
  * @now: current time, ns
  *
- * Called at every dispatch and completion (contention is sampled there);
- * cheap unless a window or an epoch ends or something the mode depends on
- * changed.
+ * Called at dispatches and completions where cs_model_tick_due() says so
+ * (cs_model_count() at the others); cheap unless a window or an epoch
+ * ends or something the mode depends on changed.
  *
  * Return: true when the mode changed.
  */
