@@ -235,9 +235,9 @@ static void cs_merge_queues(struct cs_core *core, struct cs_queue *into,
 	cs_unkey(core, from);
 	/* Present-queue counts, as cs_present_inc() and _dec() keep them. */
 	if (!into_before && into->queued + into->dispatched)
-		core->nr_present_sync++;
+		cs_present_account(core, into, 1);
 	if (from_before && !(from->queued + from->dispatched))
-		core->nr_present_sync--;
+		cs_present_account(core, from, -1);
 	while (refs--)
 		cs_put_queue(core, from);
 }
