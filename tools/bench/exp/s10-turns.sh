@@ -57,10 +57,16 @@ snap() { # -> "t_us seq_bytes rand_bytes disk_write_sectors"
 # S10T_DIRTY=1: S3's write-back limits (64 MiB background, 256 MiB), so
 # that write-back runs all the time instead of in the flusher's 5 s bursts
 # (the writer overwrites 256 MiB, below the default background limit).
-if [ "${S10T_DIRTY:-0}" = 1 ]; then
+# S10T_DIRTY=2: 4 MiB and 16 MiB, so that the writer is throttled to the
+# disk's pace at once and write-back never pauses.
+case ${S10T_DIRTY:-0} in
+1)
 	echo $((64 << 20)) > /proc/sys/vm/dirty_background_bytes
-	echo $((256 << 20)) > /proc/sys/vm/dirty_bytes
-fi
+	echo $((256 << 20)) > /proc/sys/vm/dirty_bytes ;;
+2)
+	echo $((4 << 20)) > /proc/sys/vm/dirty_background_bytes
+	echo $((16 << 20)) > /proc/sys/vm/dirty_bytes ;;
+esac
 DEV=/dev/$d SECS=3600 PART=${part}m PART2=$((2 * part))m fio \
 	--output-format=json --output=/tmp/mix.json tools/bench/fio/mix.fio \
 	> /dev/null 2>&1 &
