@@ -625,10 +625,25 @@ static void cs_test_model_newcomer_side_by_side(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kt_newcomer_run(m, 20 * KM_SEC));
 	/* The gain figure falls: the newcomer kept has it measured. */
 	m->l.parallel = false;
+	m->l.gain = 1024;
 	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 21 * KM_SEC));
 	m = kt_newcomer_side(test, true, 1200);
 	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
 	m = kt_newcomer_side(test, false, 2 * 1024);
+	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	/*
+	 * Some gain short of side by side (array12 with two readers: 1.3 to
+	 * 1.5) and PARALLEL ahead by 1.25x or more: it holds; by less, or
+	 * with a gain of a spindle-like 1.1, it is measured again.
+	 */
+	m = kt_newcomer_side(test, false, 1400);
+	m->l.gain = 1380;
+	KUNIT_EXPECT_FALSE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	m = kt_newcomer_side(test, false, 1200);
+	m->l.gain = 1380;
+	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	m = kt_newcomer_side(test, false, 1400);
+	m->l.gain = 1130;
 	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
 }
 

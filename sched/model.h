@@ -78,6 +78,12 @@ enum cs_ab_state {
 #define CS_AB_SETTLE_NS		(50 * NSEC_PER_MSEC)	/* not measured */
 #define CS_AB_MARGIN		1126	/* /1024: 10% to call a winner */
 #define CS_AB_WIDE		1536	/* /1024: a wide gap, 1.5x */
+/*
+ * A PARALLEL verdict by this much (/1024) holds for newcomers where the
+ * gain figure is at least CS_AB_SETTLED_GAIN (cs_model_settled_wide()).
+ */
+#define CS_AB_SETTLED_PAR	1280
+#define CS_AB_SETTLED_GAIN	1229
 #define CS_AB_MAX_PAIRS		7
 #define CS_AB_HOLD_MIN_NS	(10ULL * NSEC_PER_SEC)
 #define CS_AB_HOLD_MAX_NS	(80ULL * NSEC_PER_SEC)
