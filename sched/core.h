@@ -224,7 +224,8 @@ struct cs_stats {
  * @nr_present_sync: sync queues with requests queued or in the driver
  * @lvl: per class and level, the level's share of a parallel disk
  * @lvl_live: per class, a bit per level that is live: sync requests queued
- *	or in the driver, or one completed within slice_idle; a bit is set
+ *	or in the driver, or one completed within a quarter of slice_idle
+ *	(cs_level_window()); a bit is set
  *	when the level gets requests and cleared when it is next looked at
  *	after it went quiet (cs_levels_live())
  * @active: queue owning the disk, or NULL

@@ -528,8 +528,8 @@ u64 cs_level_cost(unsigned int sectors, unsigned int level)
  * ssd: 104 / 104 MB/s, 143 alone).  So there a level that has had more than
  * its share of the disk, counted in weighted sectors, waits until the
  * levels above it have had theirs, as long as they are live (requests
- * queued or in the driver, or a read completed within slice_idle: a
- * reader thinking).  Its bound is the one a lower class has: a request
+ * queued or in the driver, or a read completed within a quarter of
+ * slice_idle: a reader thinking).  Its bound is the one a lower class has: a request
  * past its deadline goes, one at a time.
  *
  * Return: true to hold it for now.
