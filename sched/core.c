@@ -175,13 +175,6 @@ void cs_busy_account(struct cs_core *core, struct cs_queue *cq, int d)
 }
 
 /*
- * A sync queue is present while it has requests queued or in the driver;
- * two present sync queues are what the device model measures under.
- * cs_present_inc() counts @cq in once it has one request more there,
- * cs_present_dec() out once it has one less.  A request that goes from
- * @cq's sort tree to the driver leaves the count as it is.
- */
-/*
  * How long after its last completion a level with nothing queued or in
  * the driver is live: a reader that keeps a read in flight on a disk that
  * serves in parallel comes back within microseconds.  A quarter of
@@ -252,6 +245,13 @@ void cs_present_account(struct cs_core *core, struct cs_queue *cq, int d)
 	cs_level_present(core, cq, d);
 }
 
+/*
+ * A sync queue is present while it has requests queued or in the driver;
+ * two present sync queues are what the device model measures under.
+ * cs_present_inc() counts @cq in once it has one request more there,
+ * cs_present_dec() out once it has one less.  A request that goes from
+ * @cq's sort tree to the driver leaves the count as it is.
+ */
 static void cs_present_inc(struct cs_core *core, struct cs_queue *cq)
 {
 	if (cq->queued + cq->dispatched == 1 && cs_queue_sync(cq))
