@@ -235,9 +235,9 @@ static void cs_merge_queues(struct cs_core *core, struct cs_queue *into,
 	cs_unkey(core, from);
 	/* Present-queue counts, as cs_present_inc() and _dec() keep them. */
 	if (!into_before && into->queued + into->dispatched)
-		cs_present_account(core, into, 1);
+		core->nr_present_sync++;
 	if (from_before && !(from->queued + from->dispatched))
-		cs_present_account(core, from, -1);
+		core->nr_present_sync--;
 	while (refs--)
 		cs_put_queue(core, from);
 }
