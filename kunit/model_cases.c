@@ -629,6 +629,21 @@ static void cs_test_model_newcomer_side_by_side(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 21 * KM_SEC));
 	m = kt_newcomer_side(test, true, 1200);
 	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	/*
+	 * Not measured and distance costs nothing: only where reads are
+	 * served side by side does that hold.
+	 */
+	m = kt_newcomer_side(test, true, 0);
+	m->l.v[0].why = CS_WHY_PRIOR;
+	m->l.seek_cost = false;
+	KUNIT_EXPECT_FALSE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	m = kt_newcomer_side(test, false, 0);
+	m->l.v[0].why = CS_WHY_PRIOR;
+	m->l.seek_cost = false;
+	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	/* Side by side, a quarter is enough, as short of it. */
+	m = kt_newcomer_side(test, true, 1400);
+	KUNIT_EXPECT_FALSE(test, kt_newcomer_run(m, 20 * KM_SEC));
 	m = kt_newcomer_side(test, false, 2 * 1024);
 	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
 	/*

@@ -641,18 +641,18 @@ static bool cs_model_seek_watched(const struct cs_model *m)
 
 /*
  * A newcomer need not have the verdict measured again where the mode that
- * won did so by the wide gap (1.5x) and the gain figure says why:
- * - the disk serves reads side by side and PARALLEL won (or the level is
- *   not measured and distance costs nothing).  SERIAL wins on such a disk
- *   only where few streams each cover several of its spindles (array8
- *   with two readers, whose gain is below 1), and not by that gap;
- * - the disk serves one read at a time and SERIAL won.  PARALLEL wins on a
- *   spindle where readers think long, and those SERIAL does not idle for.
- * - PARALLEL won by a quarter or more where the gain figure is short of
- *   side by side but above a spindle's (array12 with two readers: gain
- *   1.3-1.5, PARALLEL ahead by 1.4x; the newcomers' measurements cost 4%
- *   in tools/sim -d array12 -R 5 s1 2).  SERIAL's case above has a gain
- *   below 1.
+ * won did so clearly and the gain figure says why:
+ * - PARALLEL won by a quarter or more and the gain figure is above a
+ *   spindle's (CS_AB_SETTLED_GAIN), side by side or short of it (array12
+ *   with two readers: gain 1.3-1.5, PARALLEL ahead by 1.4x, and each new
+ *   pair of readers cost 4% in tools/sim -d array12 -R 5 s1 2).  SERIAL
+ *   wins on such disks only where few streams each cover several spindles
+ *   (array8 with two readers), whose gain is below 1;
+ * - the disk serves reads side by side, the level is not measured and
+ *   distance costs nothing;
+ * - the disk serves one read at a time and SERIAL won by the wide gap
+ *   (1.5x).  PARALLEL wins on a spindle where readers think long, and
+ *   those SERIAL does not idle for.
  * The hold still has the verdict measured again.  Each new set of readers
  * otherwise paid a measurement, half of it in the worse mode (S1 on
  * array12, virtio and sata: every benchmark window started one).
@@ -661,16 +661,12 @@ static bool cs_model_settled_wide(const struct cs_model *m)
 {
 	const struct cs_model_verdict *v = cs_model_verdict(m);
 
-	if (cs_model_side_by_side(m)) {
-		if (v->why == CS_WHY_AB)
-			return v->mode == CS_MODE_PARALLEL &&
-			       v->ab_ratio >= CS_AB_WIDE;
-		return m->l.seek_known && !m->l.seek_cost;
-	}
-	if (!m->one_tag && m->l.gain_known && m->l.gain >= CS_AB_SETTLED_GAIN &&
-	    v->why == CS_WHY_AB && v->mode == CS_MODE_PARALLEL &&
-	    v->ab_ratio >= CS_AB_SETTLED_PAR)
-		return true;
+	if (v->why == CS_WHY_AB && v->mode == CS_MODE_PARALLEL &&
+	    !m->one_tag && m->l.gain_known && m->l.gain >= CS_AB_SETTLED_GAIN)
+		return v->ab_ratio >= CS_AB_SETTLED_PAR;
+	if (cs_model_side_by_side(m))
+		return v->why != CS_WHY_AB && m->l.seek_known &&
+		       !m->l.seek_cost;
 	return m->l.gain_known && !m->l.parallel && v->why == CS_WHY_AB &&
 	       v->mode == CS_MODE_SERIAL &&
 	       (u64)v->ab_ratio * CS_AB_WIDE <= 1024 * 1024;
