@@ -161,6 +161,9 @@ static void kt_end(struct kt *t, unsigned int warnings)
 	KUNIT_EXPECT_EQ(test, t->core->in_driver[0] + t->core->in_driver[1],
 			0U);
 	KUNIT_EXPECT_EQ(test, t->core->nr_present_sync, 0U);
+	for (i = 0; i < CS_NR_CLASSES * CS_NR_LEVELS; i++)
+		KUNIT_EXPECT_EQ(test, t->core->lvl[i / CS_NR_LEVELS]
+					      [i % CS_NR_LEVELS].present, 0U);
 	cs_core_exit(t->core);
 	KUNIT_EXPECT_EQ(test, t->env->queues, 0);
 	KUNIT_EXPECT_EQ(test, t->env->listed, 0);
@@ -558,6 +561,164 @@ static void cs_test_core_rt_first_parallel(struct kunit *test)
 	kt_done(t, r);
 	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), b[0]);
 	kt_done(t, b[0]);
+	kt_end(t, 0);
+}
+
+/* A best-effort reader of kt_levels(), one 64 KiB read in flight. */
+struct kt_lreader {
+	struct cs_kctx *c;
+	unsigned int level;
+	u64 start;		/* its first read, ns after kt_levels() starts */
+	u64 stop;		/* no read after this, ns after the start */
+	struct request *rq;	/* its read, queued or out */
+	u64 done_at;		/* when that read completes (U64_MAX: queued) */
+	u64 next_at;		/* its next read */
+	sector_t pos;
+	unsigned int done;	/* reads completed */
+	bool write;		/* sync writes (a journal), not reads */
+};
+
+/*
+ * @n readers of kt_lreader for @ns on a disk that serves every read it
+ * is given at once, each in 1 ms; a reader asks again 100 us after a
+ * completion.  Fails the case if a read waits with nothing to start it.
+ */
+static void kt_levels(struct kt *t, struct kt_lreader *r, unsigned int n,
+		      u64 ns)
+{
+	u64 t0 = t->now, end = t->now + ns, next;
+	struct request *rq;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		r[i].next_at = t0 + r[i].start;
+		r[i].pos = (sector_t)(i + 1) << 24;
+	}
+	while (t->now < end) {
+		for (i = 0; i < n; i++) {
+			if (r[i].rq || r[i].next_at > t->now ||
+			    t->now - t0 >= r[i].stop)
+				continue;
+			r[i].rq = kt_rq(t, r[i].pos, 64, r[i].write, true);
+			r[i].pos += 128;
+			r[i].done_at = U64_MAX;
+			kt_prio(r[i].rq, IOPRIO_CLASS_BE, r[i].level);
+			kt_insert(t, r[i].rq, r[i].c);
+		}
+		while ((rq = kt_dispatch(t)))
+			for (i = 0; i < n; i++)
+				if (r[i].rq == rq)
+					r[i].done_at = t->now + 1 * MS;
+		next = end;
+		for (i = 0; i < n; i++)
+			if (r[i].rq || t->now - t0 < r[i].stop)
+				next = min(next, r[i].rq ? r[i].done_at :
+					   max(r[i].next_at, t->now));
+		if (t->env->timer_armed)
+			next = min(next, t->env->timer_at);
+		/* A read is queued and nothing will start it. */
+		KUNIT_ASSERT_NE(t->test, next, U64_MAX);
+		kt_wait(t, max(next, t->now + 1) - t->now);
+		for (i = 0; i < n; i++) {
+			if (!r[i].rq || r[i].done_at > t->now)
+				continue;
+			kt_done(t, r[i].rq);
+			r[i].rq = NULL;
+			r[i].done++;
+			r[i].next_at = t->now + 100 * US;
+		}
+	}
+	/* The reads still out complete, the queued ones go and complete. */
+	for (i = 0; i < n; i++) {
+		if (r[i].rq && r[i].done_at != U64_MAX) {
+			kt_done(t, r[i].rq);
+			r[i].rq = NULL;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		while (r[i].rq) {
+			rq = kt_serve(t);
+			KUNIT_ASSERT_NOT_NULL(t->test, rq);
+			kt_done(t, rq);
+			if (rq == r[i].rq)
+				r[i].rq = NULL;
+		}
+	}
+}
+
+/*
+ * PARALLEL: levels of a class share the disk as their slices would (9 -
+ * level: 4.5 : 1 between levels 0 and 7) although both readers' reads fit
+ * the disk at once; equal levels are never held; a level held while the
+ * level above thinks is let go by a timer when that reader stops; a level
+ * that comes back is not owed what it left unused.
+ */
+static void cs_test_core_levels_parallel(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_PARALLEL);
+	struct kt_lreader r[3] = {
+		{ .c = kt_ctx(t, 10), .level = 0, .stop = U64_MAX },
+		{ .c = kt_ctx(t, 11), .level = 7, .stop = U64_MAX },
+	};
+	unsigned int i;
+
+	kt_levels(t, r, 2, 300 * MS);
+	kunit_info(test, "levels 0 / 7: %u / %u reads", r[0].done, r[1].done);
+	/* Alone a reader does 1 read per 1.1 ms. */
+	KUNIT_EXPECT_GE(test, r[0].done, 240U);
+	KUNIT_EXPECT_GE(test, r[1].done * 50, r[0].done * 9);
+	KUNIT_EXPECT_LE(test, r[1].done * 40, r[0].done * 9);
+	KUNIT_EXPECT_GT(test, t->core->stats.level_held, 0ULL);
+
+	/* The same levels: both get all they ask for. */
+	t->now += 100 * MS;
+	for (i = 0; i < 2; i++)
+		r[i] = (struct kt_lreader){ .c = r[i].c, .level = 4,
+					    .stop = U64_MAX };
+	kt_levels(t, r, 2, 100 * MS);
+	KUNIT_EXPECT_GE(test, r[1].done, 85U);
+	KUNIT_EXPECT_GE(test, r[0].done, 85U);
+
+	/* Level 0 stops halfway: level 7 then reads as if alone. */
+	t->now += 100 * MS;
+	r[0] = (struct kt_lreader){ .c = r[0].c, .level = 0, .stop = 50 * MS };
+	r[1] = (struct kt_lreader){ .c = r[1].c, .level = 7, .stop = U64_MAX };
+	kt_levels(t, r, 2, 100 * MS);
+	kunit_info(test, "level 7 when level 0 stops at 50 of 100 ms: %u",
+		   r[1].done);
+	KUNIT_EXPECT_GE(test, r[1].done, 45U);
+
+	/*
+	 * Levels 2 and 7 share the disk for 300 ms, then level 0 comes:
+	 * level 2 keeps about 7/16 of the reads, not held until level 0
+	 * has caught up with all level 2 was served before.
+	 */
+	t->now += 100 * MS;
+	r[0] = (struct kt_lreader){ .c = r[0].c, .level = 2, .stop = U64_MAX };
+	r[1] = (struct kt_lreader){ .c = r[1].c, .level = 7, .stop = U64_MAX };
+	r[2] = (struct kt_lreader){ .c = kt_ctx(t, 12), .level = 0,
+				    .stop = U64_MAX };
+	kt_levels(t, r, 2, 300 * MS);
+	r[0].done = 0;
+	kt_levels(t, r, 3, 50 * MS);
+	kunit_info(test, "levels 2 / 0 after level 0 came: %u / %u",
+		   r[0].done, r[2].done);
+	KUNIT_EXPECT_GE(test, r[0].done * 4, r[2].done * 2);
+
+	/*
+	 * A journal's sync writes at level 3 hold no reader of level 4
+	 * (ext4's journal_ioprio; tools/bench/exp/fsync-levels.sh): only
+	 * readers take part in the shares.
+	 */
+	t->now += 100 * MS;
+	t->core->stats.level_held = 0;
+	r[0] = (struct kt_lreader){ .c = kt_ctx(t, 13), .level = 3,
+				    .stop = U64_MAX, .write = true };
+	r[1] = (struct kt_lreader){ .c = r[1].c, .level = 4, .stop = U64_MAX };
+	kt_levels(t, r, 2, 100 * MS);
+	kunit_info(test, "journal / reader: %u / %u", r[0].done, r[1].done);
+	KUNIT_EXPECT_GE(test, r[1].done, 85U);
+	KUNIT_EXPECT_EQ(test, t->core->stats.level_held, 0ULL);
 	kt_end(t, 0);
 }
 
@@ -1433,6 +1594,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_group_by),
 	KUNIT_CASE(cs_test_core_parallel_turns),
 	KUNIT_CASE(cs_test_core_parallel_no_idle),
+	KUNIT_CASE(cs_test_core_levels_parallel),
 	KUNIT_CASE(cs_test_core_rt_keeps_turns),
 	KUNIT_CASE(cs_test_core_rt_first_parallel),
 	KUNIT_CASE(cs_test_core_preempt),

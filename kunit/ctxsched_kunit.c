@@ -697,11 +697,31 @@ static void cs_test_class_waits_rt(struct kunit *test)
 						   false));
 }
 
+static void cs_test_level_share(struct kunit *test)
+{
+	/* Shares as the slices: 4.5 : 1 between levels 0 and 7. */
+	KUNIT_EXPECT_EQ(test, cs_level_cost(256, 7) * 2,
+			cs_level_cost(256, 0) * 9);
+	KUNIT_EXPECT_EQ(test, cs_level_cost(256, 4) * 5,
+			cs_level_cost(256, 0) * 9);
+	/* A request costs more than its sectors: 4 KiB is not 1/256 of 1 MiB. */
+	KUNIT_EXPECT_GT(test, cs_level_cost(8, 4) * 10, cs_level_cost(2048, 4));
+	KUNIT_EXPECT_LT(test, cs_level_cost(8, 4), cs_level_cost(2048, 4));
+	/* Not ahead of the levels above: it goes. */
+	KUNIT_EXPECT_FALSE(test, cs_level_waits(100, 100, 0, false));
+	KUNIT_EXPECT_FALSE(test, cs_level_waits(99, 100, 1, false));
+	/* Ahead: it waits, but past its deadline one read goes. */
+	KUNIT_EXPECT_TRUE(test, cs_level_waits(101, 100, 0, false));
+	KUNIT_EXPECT_FALSE(test, cs_level_waits(101, 100, 0, true));
+	KUNIT_EXPECT_TRUE(test, cs_level_waits(101, 100, 1, true));
+}
+
 static struct kunit_case cs_depth_cases[] = {
 	KUNIT_CASE(cs_test_async_dispatch),
 	KUNIT_CASE(cs_test_async_depth),
 	KUNIT_CASE(cs_test_idle_class_grace),
 	KUNIT_CASE(cs_test_class_waits_rt),
+	KUNIT_CASE(cs_test_level_share),
 	{}
 };
 

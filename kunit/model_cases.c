@@ -1046,6 +1046,7 @@ struct kl_reader {
 	u64 submit_at;		/* U64_MAX: waiting for a completion */
 	u64 bytes;
 	int prio_level;
+	bool rt;		/* real time, not best effort */
 };
 
 struct kl_slot {
@@ -1158,7 +1159,8 @@ static void kl_submit(struct kl_run *k, struct kl_reader *r)
 	rq->__sector = r->pos;
 	rq->__data_len = 64 << 10;
 	rq->cmd_flags = REQ_OP_READ;
-	krq->ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, r->prio_level);
+	krq->ioprio = IOPRIO_PRIO_VALUE(r->rt ? IOPRIO_CLASS_RT :
+					 IOPRIO_CLASS_BE, r->prio_level);
 	INIT_LIST_HEAD(&rq->queuelist);
 	RB_CLEAR_NODE(&rq->rb_node);
 	r->rq = rq;
@@ -1429,8 +1431,9 @@ static void cs_test_loop_array(struct kunit *test)
 
 /*
  * Priorities where distance costs nothing but one request is served at a
- * time: -n0 against -n7 keep a ratio near their slices' (4.5) by idling
- * for the higher one, although the mode is PARALLEL.
+ * time: -n0 against -n7 keep a ratio near their slices' (4.5) although the
+ * mode is PARALLEL, by idling for the higher one; the levels' shares
+ * (cs_level_holds()) alone keep it too.  Real time keeps the disk.
  */
 static void cs_test_loop_prio_keep_share(struct kunit *test)
 {
@@ -1445,8 +1448,26 @@ static void cs_test_loop_prio_keep_share(struct kunit *test)
 	kl_loop(k, 10);
 	KUNIT_EXPECT_EQ(test, cs_model_mode(&k->t->core->model),
 			CS_MODE_PARALLEL);
+	kunit_info(test, "levels 0 / 7: %llu / %llu bytes",
+		   (unsigned long long)k->r[0].bytes,
+		   (unsigned long long)k->r[1].bytes);
 	KUNIT_EXPECT_GE(test, k->r[0].bytes * 10, k->r[1].bytes * 30);
 	KUNIT_EXPECT_LE(test, k->r[0].bytes * 10, k->r[1].bytes * 70);
+	kl_finish(k);
+
+	/* Real time against best effort. */
+	kl_setup(test, k, &dev, 2, true);
+	k->r[0].rt = true;
+	kl_loop(k, 10);
+	kunit_info(test, "real time / best effort: %llu / %llu bytes",
+		   (unsigned long long)k->r[0].bytes,
+		   (unsigned long long)k->r[1].bytes);
+	/*
+	 * Idling for real time keeps best effort's read out of the one
+	 * slot while the real-time reader thinks: 137 : 1 with it, 97 : 1
+	 * with the real-time hold alone.
+	 */
+	KUNIT_EXPECT_GE(test, k->r[0].bytes, k->r[1].bytes * 120);
 	kl_finish(k);
 }
 

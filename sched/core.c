@@ -175,6 +175,103 @@ void cs_busy_account(struct cs_core *core, struct cs_queue *cq, int d)
 }
 
 /*
+ * How long after its last completion a level with nothing queued or in
+ * the driver is live: a reader that keeps a read in flight on a disk that
+ * serves in parallel comes back within microseconds.  A quarter of
+ * slice_idle: the levels below wait while it is live, and a disk that
+ * serves in parallel idles meanwhile, so a reader that thinks longer
+ * leaves its share to them.
+ */
+static u64 cs_level_window(const struct cs_core *core)
+{
+	return cs_tun(core, CS_T_SLICE_IDLE) / 4;
+}
+
+/*
+ * The levels of @pclass that are live at @now (cs_core.lvl_live), after
+ * dropping those that went quiet.
+ */
+static unsigned long cs_levels_live(struct cs_core *core,
+				    enum cs_prio_class pclass, u64 now)
+{
+	u64 window = cs_level_window(core);
+	struct cs_level_share *ls;
+	unsigned int level;
+
+	for (level = 0; level < CS_NR_LEVELS; level++) {
+		ls = &core->lvl[pclass][level];
+		if ((core->lvl_live[pclass] & BIT(level)) && !ls->present &&
+		    cs_since(now, ls->last_done) >= window)
+			core->lvl_live[pclass] &= ~BIT(level);
+	}
+	return core->lvl_live[pclass];
+}
+
+/*
+ * @cq's level gains a present sync queue (@d 1) or loses one (-1).  A level
+ * that comes back to life starts even with the least served live level of
+ * its class: the share it left unused while quiet is not owed to it.
+ */
+static void cs_level_present(struct cs_core *core, struct cs_queue *cq,
+			     int d)
+{
+	enum cs_prio_class pclass = cq->prio_class;
+	struct cs_level_share *ls = &core->lvl[pclass][cq->level];
+	unsigned long live;
+	unsigned int level;
+	u64 least = U64_MAX;
+
+	/* Writers' levels do not count: see cs_mark_reader(). */
+	if (!(cq->flags & CSQ_READER))
+		return;
+	ls->present += d;
+	if (d < 0 || (core->lvl_live[pclass] & BIT(cq->level)))
+		return;
+	live = cs_levels_live(core, pclass, core->clock);
+	for (level = 0; level < CS_NR_LEVELS; level++)
+		if (live & BIT(level))
+			least = min(least, core->lvl[pclass][level].served);
+	if (least != U64_MAX)
+		ls->served = max(ls->served, least);
+	core->lvl_live[pclass] |= BIT(cq->level);
+}
+
+/**
+ * cs_mark_reader() - count a sync queue in its level's share of a parallel
+ *	disk from now on, as one that reads
+ * @core: the scheduler
+ * @cq: the sync queue, before its counts change for the read it gets
+ *
+ * Only readers take part in the levels' shares (cs_level_holds()): a
+ * journal commits at a higher level than the default (ext4's
+ * journal_ioprio, -n3), and counting its writes held every default-level
+ * reader behind each commit (tools/bench/exp/fsync-levels.sh: 24-28 MB/s
+ * against mq-deadline's 60-80).  A queue stays a reader for its life, so
+ * that the counts never lose track of it.
+ */
+void cs_mark_reader(struct cs_core *core, struct cs_queue *cq)
+{
+	if ((cq->flags & CSQ_READER) || !cs_queue_sync(cq))
+		return;
+	cq->flags |= CSQ_READER;
+	if (cq->queued + cq->dispatched)
+		cs_level_present(core, cq, 1);
+}
+
+/**
+ * cs_present_account() - count a sync queue in or out of the present ones
+ * @core: the scheduler
+ * @cq: the queue, which got its first request queued or in the driver, or
+ *	lost its last
+ * @d: +1 or -1
+ */
+void cs_present_account(struct cs_core *core, struct cs_queue *cq, int d)
+{
+	core->nr_present_sync += d;
+	cs_level_present(core, cq, d);
+}
+
+/*
  * A sync queue is present while it has requests queued or in the driver;
  * two present sync queues are what the device model measures under.
  * cs_present_inc() counts @cq in once it has one request more there,
@@ -184,13 +281,13 @@ void cs_busy_account(struct cs_core *core, struct cs_queue *cq, int d)
 static void cs_present_inc(struct cs_core *core, struct cs_queue *cq)
 {
 	if (cq->queued + cq->dispatched == 1 && cs_queue_sync(cq))
-		core->nr_present_sync++;
+		cs_present_account(core, cq, 1);
 }
 
 static void cs_present_dec(struct cs_core *core, struct cs_queue *cq)
 {
 	if (!cq->queued && !cq->dispatched && cs_queue_sync(cq))
-		core->nr_present_sync--;
+		cs_present_account(core, cq, -1);
 }
 
 static bool cs_prio_higher(enum cs_prio_class c1, unsigned int l1,
@@ -224,6 +321,8 @@ static void cs_update_prio(struct cs_core *core, struct cs_queue *cq,
 		return;
 	if (cq->queued)
 		cs_busy_account(core, cq, -1);
+	if (!idle)
+		cs_level_present(core, cq, -1);
 	if (pclass != cq->prio_class && (cq->flags & CSQ_ON_RR)) {
 		cq->prio_class = pclass;
 		cs_rr_add(core, cq, false);
@@ -232,6 +331,8 @@ static void cs_update_prio(struct cs_core *core, struct cs_queue *cq,
 	cq->level = level;
 	if (cq->queued)
 		cs_busy_account(core, cq, 1);
+	if (!idle)
+		cs_level_present(core, cq, 1);
 	cs_log_q(core, cq, "prio %c%u", cs_class_char(cq), level);
 }
 
@@ -639,6 +740,8 @@ static void cs_sort_del(struct cs_queue *cq, struct request *rq)
 static void cs_enqueue(struct cs_core *core, struct cs_queue *cq,
 		       struct request *rq)
 {
+	if (req_op(rq) == REQ_OP_READ)
+		cs_mark_reader(core, cq);
 	cs_sort_add(cq, rq);
 	list_add_tail(&rq->queuelist, &cq->fifo);
 	cs_rq_move(rq, CS_RQ_QUEUED);
@@ -1352,20 +1455,73 @@ static bool cs_rt_holds(struct cs_core *core, struct cs_queue *cq, u64 now)
 }
 
 /*
- * @cq, or another queue of its class that real time does not hold (its
- * oldest request is past its deadline), or NULL.  A held queue is not made
- * active: the next real-time request would preempt it at once (tools/sim
- * s4 3 on ssd: 32,000 slices in 12 s, none of them dispatching).
+ * Sync queue @cq waits for the higher levels of its class on a parallel
+ * disk (cs_level_waits()).  While none of them has requests queued or in
+ * the driver (their readers think), a timer ends the wait: no completion
+ * will.
  */
-static struct cs_queue *cs_rt_lets(struct cs_core *core, struct cs_queue *cq,
-				   u64 now)
+static bool cs_level_holds(struct cs_core *core, struct cs_queue *cq,
+			   u64 now)
+{
+	enum cs_prio_class pclass = cq->prio_class;
+	unsigned long above = BIT(cq->level) - 1;
+	u64 least = U64_MAX, until = U64_MAX;
+	struct cs_level_share *ls;
+	struct request *oldest;
+	bool busy = false;
+	unsigned int level;
+
+	/* Every dispatch asks: the common answer (no level above) first. */
+	if (!(core->lvl_live[pclass] & above) || !(cq->flags & CSQ_READER) ||
+	    pclass == CS_CLASS_IDLE || !cs_parallel_mode(core))
+		return false;
+	above &= cs_levels_live(core, pclass, now);
+	for (level = 0; level < cq->level; level++) {
+		if (!(above & BIT(level)))
+			continue;
+		ls = &core->lvl[pclass][level];
+		least = min(least, ls->served);
+		if (ls->present)
+			busy = true;
+		else
+			until = min(until, ls->last_done +
+					   cs_level_window(core));
+	}
+	if (!above)
+		return false;
+	oldest = list_first_entry_or_null(&cq->fifo, struct request,
+					  queuelist);
+	if (!cs_level_waits(core->lvl[pclass][cq->level].served, least,
+			    cq->dispatched,
+			    oldest && cs_fifo_expired(oldest->fifo_time, now)))
+		return false;
+	if (!busy && core->idling == CS_IDLE_NONE)
+		cs_start_idle(core, CS_IDLE_GROUP, until);
+	core->stats.level_held++;
+	return true;
+}
+
+/* @cq waits for real time or for the higher levels of its class. */
+static bool cs_held(struct cs_core *core, struct cs_queue *cq, u64 now)
+{
+	return cs_rt_holds(core, cq, now) || cs_level_holds(core, cq, now);
+}
+
+/*
+ * @cq, or another queue of its class that is not held (cs_held()), or
+ * NULL.  A held queue is not made active: the next real-time request would
+ * preempt it at once (tools/sim s4 3 on ssd: 32,000 slices in 12 s, none
+ * of them dispatching).
+ */
+static struct cs_queue *cs_lets(struct cs_core *core, struct cs_queue *cq,
+				u64 now)
 {
 	struct cs_queue *other;
 
-	if (!cs_rt_holds(core, cq, now))
+	if (!cs_held(core, cq, now))
 		return cq;
 	list_for_each_entry(other, &core->rr[cq->prio_class], rr)
-		if (other != cq && !cs_rt_holds(core, other, now))
+		if (other != cq && !cs_held(core, other, now))
 			return other;
 	return NULL;
 }
@@ -1380,7 +1536,11 @@ static struct cs_queue *cs_select_queue(struct cs_core *core, u64 now)
 	if (cq) {
 		switch (cs_active_keeps(core, cq, now)) {
 		case CS_KEEP_DISPATCH:
-			return cq;
+			/* Held for a higher level, it gives way. */
+			if (!cs_level_holds(core, cq, now))
+				return cq;
+			cs_expire(core, false);
+			break;
 		case CS_KEEP_WAIT:
 			return NULL;
 		case CS_KEEP_RELEASE:
@@ -1412,7 +1572,7 @@ static struct cs_queue *cs_select_queue(struct cs_core *core, u64 now)
 			return NULL;
 		}
 found:
-		cq = cs_rt_lets(core, cq, now);
+		cq = cs_lets(core, cq, now);
 		if (!cq)
 			return NULL;
 		cs_set_active(core, cq);
@@ -1438,7 +1598,7 @@ static void cs_repair_queue(struct cs_core *core, struct cs_queue *cq)
 	cq->meta_queued = 0;
 	cs_rr_del(core, cq);
 	if (before && !cq->dispatched && cs_queue_sync(cq))
-		core->nr_present_sync--;
+		cs_present_account(core, cq, -1);
 	core->stats.repaired++;
 }
 
@@ -1505,6 +1665,12 @@ static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 	cs_dequeue(core, cq, rq);
 	cq->dispatched++;
 	cq->slice_dispatch++;
+	/* Shares of levels count only while another level is live. */
+	if ((core->lvl_live[cq->prio_class] & ~BIT(cq->level)) &&
+	    (cq->flags & CSQ_READER) &&
+	    (cs_levels_live(core, cq->prio_class, now) & ~BIT(cq->level)))
+		core->lvl[cq->prio_class][cq->level].served +=
+			cs_level_cost(blk_rq_sectors(rq), cq->level);
 	if (cq->prio_class != CS_CLASS_IDLE)
 		core->last_busy = now;
 	if (!cq->slice_end && !(cq->flags & CSQ_SLICE_WAIT)) {
@@ -1703,6 +1869,8 @@ bool cs_core_finish(struct cs_core *core, struct request *rq, u64 now)
 			core->rt_in_driver--;
 			core->rt_last_done = now;
 		}
+		if (cq && (cq->flags & CSQ_READER))
+			core->lvl[cq->prio_class][cq->level].last_done = now;
 		core->stats.completed++;
 		/* Boosts and the model, only where the model learns. */
 		if (cs_learns(core)) {

@@ -70,6 +70,24 @@ void cs_tunables_defaults(u64 *tun);
 #define CSQ_SLICE_WAIT	BIT(7)	/* its slice starts at its first completion */
 #define CSQ_SLICE_USED	BIT(8)	/* its last slice ran to its end */
 #define CSQ_BOOST	BIT(9)	/* boosted as a program starting */
+#define CSQ_READER	BIT(10)	/* has queued a read: counts in its level's share */
+
+/**
+ * struct cs_level_share - one priority level's share of a disk that serves
+ *	in parallel (cs_level_waits())
+ *
+ * Protected by the lock of the owning cs_core.
+ *
+ * @present: the level's sync queues with requests queued or in the driver
+ * @last_done: when a sync request of the level last completed, ns (0: never)
+ * @served: the cost (cs_level_cost()) of the sync requests it dispatched
+ *	while another level of its class was live
+ */
+struct cs_level_share {
+	unsigned int present;
+	u64 last_done;
+	u64 served;
+};
 
 /**
  * struct cs_queue - requests of one I/O context, of several that
@@ -184,6 +202,7 @@ struct cs_stats {
 	u64 repaired;
 	u64 boosted;
 	u64 boost_preempted;
+	u64 level_held;
 };
 
 /**
@@ -204,6 +223,12 @@ struct cs_stats {
  * @nr_busy_sync: per class, the sync ones among them
  * @nr_busy_async: the async ones among them, all classes
  * @nr_present_sync: sync queues with requests queued or in the driver
+ * @lvl: per class and level, the level's share of a parallel disk
+ * @lvl_live: per class, a bit per level that is live: sync requests queued
+ *	or in the driver, or one completed within a quarter of slice_idle
+ *	(cs_level_window()); a bit is set
+ *	when the level gets requests and cleared when it is next looked at
+ *	after it went quiet (cs_levels_live())
  * @active: queue owning the disk, or NULL
  * @clock: the latest time an entry point was called with, ns
  * @svc_start: when the disk began serving the request that completes next
@@ -259,6 +284,8 @@ struct cs_core {
 	unsigned int nr_busy_sync[CS_NR_CLASSES];
 	unsigned int nr_busy_async;
 	unsigned int nr_present_sync;
+	struct cs_level_share lvl[CS_NR_CLASSES][CS_NR_LEVELS];
+	unsigned long lvl_live[CS_NR_CLASSES];
 	struct cs_queue *active;
 	u64 clock;
 	u64 svc_start;
@@ -372,6 +399,8 @@ struct cs_queue *cs_alloc_queue(struct cs_core *core, bool sync,
 void cs_rr_add(struct cs_core *core, struct cs_queue *cq, bool front);
 void cs_rr_del(struct cs_core *core, struct cs_queue *cq);
 void cs_busy_account(struct cs_core *core, struct cs_queue *cq, int d);
+void cs_present_account(struct cs_core *core, struct cs_queue *cq, int d);
+void cs_mark_reader(struct cs_core *core, struct cs_queue *cq);
 void cs_expire_active(struct cs_core *core);
 bool cs_queue_coop(const struct cs_queue *cq);
 

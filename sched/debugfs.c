@@ -102,6 +102,9 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "boost_lead_us %llu\n",
 		   div_u64(core->boost_lead, NSEC_PER_USEC));
 	seq_printf(m, "boost_held %d\n", core->boost_held);
+	seq_printf(m, "level_held %llu\n", st->level_held);
+	seq_printf(m, "levels_live_rt %#lx\n", core->lvl_live[CS_CLASS_RT]);
+	seq_printf(m, "levels_live_be %#lx\n", core->lvl_live[CS_CLASS_BE]);
 	seq_printf(m, "async_depth %u\n", READ_ONCE(cd->async_depth));
 	cs_dbg_put(cd);
 	return 0;

@@ -202,6 +202,9 @@ static void cs_merge_queues(struct cs_core *core, struct cs_queue *into,
 	struct rb_node *node;
 	int refs = 0;
 
+	/* Before the counts change: @into counts in its level from now. */
+	if (from->flags & CSQ_READER)
+		cs_mark_reader(core, into);
 	while ((node = rb_first(&from->sort))) {
 		rq = rb_entry(node, struct request, rb_node);
 		rb_erase(node, &from->sort);
@@ -235,9 +238,9 @@ static void cs_merge_queues(struct cs_core *core, struct cs_queue *into,
 	cs_unkey(core, from);
 	/* Present-queue counts, as cs_present_inc() and _dec() keep them. */
 	if (!into_before && into->queued + into->dispatched)
-		core->nr_present_sync++;
+		cs_present_account(core, into, 1);
 	if (from_before && !(from->queued + from->dispatched))
-		core->nr_present_sync--;
+		cs_present_account(core, from, -1);
 	while (refs--)
 		cs_put_queue(core, from);
 }

@@ -489,6 +489,60 @@ bool cs_idle_class_may_run(u64 last_busy, u64 now, u64 grace)
 }
 
 /**
+ * cs_level_cost() - what a sync request counts against its level's share
+ *	of a parallel disk
+ * @sectors: its size
+ * @level: its queue's priority level, 0 (highest) to 7
+ *
+ * Levels share the disk as their slices do (cs_slice_len(): 9 - @level),
+ * so a sector costs 2520 / (9 - @level), 2520 being a multiple of 9 - @level
+ * for every level: level 0 gets 4.5 times level 7's sectors.  A request
+ * costs CS_LEVEL_RQ_SECTORS more: a disk spends time on each request
+ * whatever its size, and without it a 4 KiB read would count 1/256 of a
+ * 1 MiB one (with it, 1/9), so that a level reading small blocks would
+ * hold back a stream of another level for hundreds of its reads.
+ *
+ * Return: the cost.
+ */
+u64 cs_level_cost(unsigned int sectors, unsigned int level)
+{
+	static const u16 per_sector[CS_NR_LEVELS] = {
+		280, 315, 360, 420, 504, 630, 840, 1260,
+	};
+
+	return ((u64)sectors + CS_LEVEL_RQ_SECTORS) *
+	       per_sector[cs_clamp_level(level)];
+}
+
+/**
+ * cs_level_waits() - whether a sync queue waits for the higher levels of
+ *	its class on a disk that serves in parallel
+ * @served: its level's service so far (cs_level_cost() summed)
+ * @served_above: the least service of the live levels above it
+ * @in_driver: its requests in the driver
+ * @oldest_expired: its oldest queued request is past its deadline
+ *
+ * Where slices own the disk a level gets its share as slice time.  Where
+ * the disk serves in parallel nobody owns it, and two readers of levels 0
+ * and 7 with a read in flight each would get the same throughput (S4 on
+ * ssd: 104 / 104 MB/s, 143 alone).  So there a level that has had more than
+ * its share of the disk, counted in weighted sectors, waits until the
+ * levels above it have had theirs, as long as they are live (requests
+ * queued or in the driver, or a read completed within a quarter of
+ * slice_idle: a reader thinking).  Its bound is the one a lower class has: a request
+ * past its deadline goes, one at a time.
+ *
+ * Return: true to hold it for now.
+ */
+bool cs_level_waits(u64 served, u64 served_above, unsigned int in_driver,
+		    bool oldest_expired)
+{
+	if (served <= served_above)
+		return false;
+	return in_driver || !oldest_expired;
+}
+
+/**
  * cs_class_waits_rt() - whether a queue of a lower class than real time
  *	waits for the real-time queues
  * @parallel: the disk is scheduled as serving in parallel

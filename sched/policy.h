@@ -185,4 +185,11 @@ bool cs_class_waits_rt(bool parallel, bool rt, unsigned int rt_in_driver,
 		       u64 rt_quiet, u64 window, unsigned int lower_in_driver,
 		       bool oldest_expired);
 
+/* What a request costs a level beyond its sectors (cs_level_cost()). */
+#define CS_LEVEL_RQ_SECTORS	256
+
+u64 cs_level_cost(unsigned int sectors, unsigned int level);
+bool cs_level_waits(u64 served, u64 served_above, unsigned int in_driver,
+		    bool oldest_expired);
+
 #endif /* CTXSCHED_POLICY_H */

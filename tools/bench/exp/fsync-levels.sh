@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # fsync-levels.sh [SECS] [ROUNDS]: inside a VM, whether shares of levels
-# on a parallel disk (tried in b7d450b, reverted; README, "Levels on a
-# parallel disk") cost default-level work beside a writer that calls
-# fsync: ext4's journal commits at BE level 3 (journal_ioprio), above it.  ext4 on a null_blk that does not
+# on a parallel disk (README, "Levels on a parallel disk") cost
+# default-level work beside a writer that calls fsync: ext4's journal
+# commits at BE level 3 (journal_ioprio), above it.  ext4 on a null_blk that does not
 # rotate (1 ms per request, served side by side); a 4 KiB random writer
 # with fsync after each write and a 128 KiB O_DIRECT sequential reader,
 # both at the default level, for SECS s under each configuration in turn:
