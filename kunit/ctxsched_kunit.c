@@ -90,6 +90,42 @@ static void cs_test_slice_floor(struct kunit *test)
 			84 * MS);
 }
 
+/*
+ * Issue 15: where a switch between readers costs 23 ms (sata, readers
+ * half a disk apart), the base slice grows to seven switches, at most to
+ * twice slice_sync; the switch figure is a moving average with a cap.
+ */
+static void cs_test_slice_base(struct kunit *test)
+{
+	u64 avg = 0;
+	int i;
+
+	/* Unknown or cheap switches: slice_sync as it is. */
+	KUNIT_EXPECT_EQ(test, cs_slice_base(100 * MS, 0), 100 * MS);
+	KUNIT_EXPECT_EQ(test, cs_slice_base(100 * MS, 12 * MS), 100 * MS);
+	/* 23 ms: 161 ms. */
+	KUNIT_EXPECT_EQ(test, cs_slice_base(100 * MS, 23 * MS), 161 * MS);
+	/* Never past twice slice_sync. */
+	KUNIT_EXPECT_EQ(test, cs_slice_base(100 * MS, 40 * MS), 200 * MS);
+	/* Level 0 keeps 4.5 times level 7 on the grown base. */
+	KUNIT_EXPECT_EQ(test, cs_slice_len(cs_slice_base(100 * MS, 23 * MS), 0) * 2,
+			cs_slice_len(cs_slice_base(100 * MS, 23 * MS), 7) * 9);
+
+	/* The first sample is the figure; later ones move it an eighth. */
+	avg = cs_switch_avg(avg, 24 * MS, 100 * MS);
+	KUNIT_EXPECT_EQ(test, avg, 24 * MS);
+	avg = cs_switch_avg(avg, 16 * MS, 100 * MS);
+	KUNIT_EXPECT_EQ(test, avg, 23 * MS);
+	/* A sample counts at most half a slice: a drain is not a seek. */
+	avg = cs_switch_avg(0, 400 * MS, 100 * MS);
+	KUNIT_EXPECT_EQ(test, avg, 50 * MS);
+	/* It converges: 30 samples of 10 ms from 50 ms. */
+	for (i = 0; i < 30; i++)
+		avg = cs_switch_avg(avg, 10 * MS, 100 * MS);
+	KUNIT_EXPECT_LT(test, avg, 11 * MS);
+	KUNIT_EXPECT_GE(test, avg, 10 * MS);
+}
+
 static void cs_test_slice_expired(struct kunit *test)
 {
 	KUNIT_EXPECT_FALSE(test, cs_slice_expired(0, 5 * MS));
@@ -112,6 +148,7 @@ static struct kunit_case cs_slice_cases[] = {
 	KUNIT_CASE(cs_test_slice_ratio),
 	KUNIT_CASE(cs_test_scaled_slice),
 	KUNIT_CASE(cs_test_slice_floor),
+	KUNIT_CASE(cs_test_slice_base),
 	KUNIT_CASE(cs_test_slice_expired),
 	KUNIT_CASE(cs_test_async_slice_rq),
 	{}

@@ -642,6 +642,7 @@ static void cs_expire(struct cs_core *core, bool preempted)
 
 	cs_cancel_idle(core);
 	core->active = NULL;
+	core->switch_at = 0;
 	cs_boost_review(core, cq, core->clock);
 	core->stream_served = !cs_queue_pooled(core, cq);
 	cs_log_q(core, cq, "slice expired%s dispatched=%u lead=%llu us",
@@ -1251,17 +1252,21 @@ static u64 cs_seek_share(struct cs_core *core)
 
 static u64 cs_slice_for(struct cs_core *core, struct cs_queue *cq)
 {
-	bool sync = cs_queue_sync(cq);
-	u64 slice;
+	u64 base = cs_tun(core, CS_T_SLICE_SYNC), slice, seek;
 
-	slice = cs_slice_len(cs_tun(core, sync ? CS_T_SLICE_SYNC :
-						 CS_T_SLICE_ASYNC), cq->level);
+	seek = cs_seek_share(core);
+	if (core->mode == CS_MODE_SERIAL) {
+		seek = max(seek, core->switch_ns);
+		base = cs_slice_base(base, core->switch_ns);
+	}
+	slice = cs_slice_len(cs_queue_sync(cq) ? base :
+			     cs_tun(core, CS_T_SLICE_ASYNC), cq->level);
 	if (cs_tun(core, CS_T_LOW_LATENCY))
-		slice = cs_scaled_slice(slice, cs_tun(core, CS_T_SLICE_SYNC),
+		slice = cs_scaled_slice(slice, base,
 					core->nr_busy[cq->prio_class],
 					cs_tun(core, CS_T_TARGET_LATENCY),
 					cs_slice_floor(cs_tun(core, CS_T_SLICE_IDLE),
-						       cs_seek_share(core)));
+						       seek));
 	return slice;
 }
 
@@ -1674,6 +1679,10 @@ static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 	if (cq->prio_class != CS_CLASS_IDLE)
 		core->last_busy = now;
 	if (!cq->slice_end && !(cq->flags & CSQ_SLICE_WAIT)) {
+		/* What a switch costs: none of its own nor writes ahead. */
+		if (core->mode == CS_MODE_SERIAL && cs_queue_sync(cq) &&
+		    cq->dispatched == 1 && !core->in_driver[0])
+			core->switch_at = now;
 		/*
 		 * Where slices own the disk, one that begins behind other
 		 * queues' requests starts when the disk has served its
@@ -1822,6 +1831,12 @@ static bool cs_request_done(struct cs_core *core, struct cs_queue *cq,
 		core->last_delayed_sync = now;
 	if (state & CS_RQ_SYNC)
 		core->last_sync_done = now;
+	if (core->active == cq && core->switch_at) {
+		core->switch_ns = cs_switch_avg(core->switch_ns,
+						cs_since(now, core->switch_at),
+						cs_tun(core, CS_T_SLICE_SYNC));
+		core->switch_at = 0;
+	}
 	if (core->active == cq && (cq->flags & CSQ_SLICE_WAIT))
 		cs_start_slice(core, cq, now);
 	if (core->active != cq || cq->queued || cq->dispatched ||

@@ -232,6 +232,12 @@ struct cs_stats {
  * @active: queue owning the disk, or NULL
  * @clock: the latest time an entry point was called with, ns
  * @svc_start: when the disk began serving the request that completes next
+ * @switch_at: in serial mode, when the active sync queue's slice sent its
+ *	first request, with none of its own or write-back's in the driver;
+ *	0 once that request completed or the slice ended
+ * @switch_ns: in serial mode, what the first request of a slice took from
+ *	dispatch to completion (a slice switch: the seek, and the other
+ *	queue's request ahead of it), a moving average, ns
  *	(its dispatch to an idle disk, or the previous completion), ns; for
  *	boosts, so kept only where they run (the model learns)
  * @idle_since: when the armed idle window began, ns
@@ -289,6 +295,8 @@ struct cs_core {
 	struct cs_queue *active;
 	u64 clock;
 	u64 svc_start;
+	u64 switch_at;
+	u64 switch_ns;
 	u64 idle_since;
 	unsigned int nr_busy_boost;
 	u64 boost_lead;

@@ -187,6 +187,8 @@ static int cs_model_show(struct seq_file *m, void *unused)
 	seq_printf(m, "far_slow_per_1024 %u\n", l->far_slow);
 	seq_printf(m, "far_seeks %d\n", cs_model_far_seeks(md));
 	seq_printf(m, "best_ps_per_byte %llu\n", l->best_ps);
+	seq_printf(m, "switch_us %llu\n",
+		   div_u64(READ_ONCE(cd->core.switch_ns), NSEC_PER_USEC));
 	seq_printf(m, "gain_known %d\n", l->gain_known);
 	seq_printf(m, "gain_per_1024 %u\n", l->gain);
 	seq_printf(m, "parallel %d\n", cs_model_parallel(md));

@@ -62,6 +62,49 @@ u64 cs_scaled_slice(u64 slice, u64 slice_sync, unsigned int nr_busy,
 }
 
 /**
+ * cs_slice_base() - the sync base slice on a disk where slices own it
+ * @slice_sync: the slice_sync tunable, ns
+ * @switch_ns: what a slice switch costs there (cs_switch_avg()), ns; 0
+ *	while unknown
+ *
+ * CFQ's 100 ms slice was sized for an 8 ms seek.  Readers far apart on a
+ * spindle pay 15-25 ms for each switch (tools/sim -d sata s1 2: 23 ms),
+ * which is a fifth of a 100 ms slice: two such readers got 0.78 of one.
+ * So the base grows to CS_SLICE_PER_SEEK switches, an eighth of the time
+ * switching, but to twice slice_sync at most: what a newcomer waits for
+ * grows with it, and a boosted one does not wait (cs_should_preempt()).
+ *
+ * Return: the base slice, ns.
+ */
+u64 cs_slice_base(u64 slice_sync, u64 switch_ns)
+{
+	u64 want = CS_SLICE_PER_SEEK * switch_ns;
+
+	if (want <= slice_sync)
+		return slice_sync;
+	return min(want, 2 * slice_sync);
+}
+
+/**
+ * cs_switch_avg() - fold one slice switch into the switch figure
+ * @avg: the figure so far, ns (0: none yet)
+ * @sample: how long a slice's first request took, ns
+ * @slice_sync: the slice_sync tunable, ns
+ *
+ * A sample counts at most half a slice: a drain of write-back or a vCPU
+ * the host preempted is not a seek.
+ *
+ * Return: the new figure, ns: an eighth of the way to @sample.
+ */
+u64 cs_switch_avg(u64 avg, u64 sample, u64 slice_sync)
+{
+	sample = min(sample, slice_sync / 2);
+	if (!avg)
+		return sample;
+	return avg - (avg >> 3) + (sample >> 3);
+}
+
+/**
  * cs_slice_floor() - the shortest slice worth starting
  * @slice_idle: idle time, ns
  * @seek_ns: what a switch between queues costs the disk (the device

@@ -151,6 +151,8 @@ u64 cs_slice_len(u64 base, unsigned int level);
 u64 cs_scaled_slice(u64 slice, u64 slice_sync, unsigned int nr_busy,
 		    u64 target_latency, u64 floor);
 u64 cs_slice_floor(u64 slice_idle, u64 seek_ns);
+u64 cs_slice_base(u64 slice_sync, u64 switch_ns);
+u64 cs_switch_avg(u64 avg, u64 sample, u64 slice_sync);
 bool cs_slice_expired(u64 slice_end, u64 now);
 unsigned int cs_async_slice_rq(unsigned int slice_async_rq,
 			       unsigned int level);
