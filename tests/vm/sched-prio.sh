@@ -30,37 +30,33 @@ pair() { # level-a level-b [disk [seconds]] -> "ios-a ios-b"
 	     "$(cs_fio_get /tmp/b.json b "j['read']['total_ios']")"
 }
 
-read -r hi lo <<< "$(pair 0 7)"
-ratio=$(python3 -c "print(f'{$hi / max($lo, 1):.2f}')")
-cs_log "-n0: $hi ios, -n7: $lo ios, ratio $ratio (expected 4.5)"
-python3 -c "import sys; sys.exit(not 3.2 <= $hi / max($lo, 1) <= 6.2)" ||
-	cs_fail "-n0/-n7 ratio $ratio outside 3.2..6.2"
+# check WHERE LEVEL-A LEVEL-B LOW HIGH [disk [seconds]]: a pair's reads in
+# x and y, failing unless x / y lies within LOW..HIGH.
+check() {
+	local where=$1 la=$2 lb=$3 low=$4 high=$5 ratio
+	shift 5
+	read -r x y <<< "$(pair "$la" "$lb" "$@")"
+	ratio=$(python3 -c "print(f'{$x / max($y, 1):.2f}')")
+	cs_log "$where-n$la: $x ios, -n$lb: $y ios, ratio $ratio"
+	python3 -c "import sys; sys.exit(not $low <= $x / max($y, 1) <= $high)" ||
+		cs_fail "$where-n$la/-n$lb ratio $ratio outside $low..$high"
+}
 
-read -r a b <<< "$(pair 4 4)"
-ratio=$(python3 -c "print(f'{$a / max($b, 1):.2f}')")
-cs_log "-n4: $a ios, -n4: $b ios, ratio $ratio (expected 1)"
-python3 -c "import sys; sys.exit(not 0.7 <= $a / max($b, 1) <= 1.4)" ||
-	cs_fail "equal levels got ratio $ratio"
+check "" 0 7 3.2 6.2
+check "" 4 4 0.7 1.4
 cat /sys/kernel/debug/ctxsched/prio/stats
 
 cs_nullb_create par size=1024 memory_backed=0 irqmode=2 \
 	completion_nsec=1000000 submit_queues=1 ?poll_queues=0
 cs_sched_set /dev/par ctxsched
-read -r hi lo <<< "$(pair 0 7 par 10)"
-ratio=$(python3 -c "print(f'{$hi / max($lo, 1):.2f}')")
-cs_log "parallel disk: -n0: $hi ios, -n7: $lo ios, ratio $ratio (expected 4.5)"
-python3 -c "import sys; sys.exit(not 2.5 <= $hi / max($lo, 1) <= 6.5)" ||
-	cs_fail "parallel disk: -n0/-n7 ratio $ratio outside 2.5..6.5"
+check "parallel disk: " 0 7 2.5 6.5 par 10
+hi=$x
 [ "$(cs_stat /dev/par level_held)" -gt 0 ] ||
 	cs_fail "parallel disk: no read was held for the higher level"
-read -r a b <<< "$(pair 4 4 par 10)"
-ratio=$(python3 -c "print(f'{$a / max($b, 1):.2f}')")
-cs_log "parallel disk: -n4: $a ios, -n4: $b ios, ratio $ratio (expected 1)"
-python3 -c "import sys; sys.exit(not 0.7 <= $a / max($b, 1) <= 1.4)" ||
-	cs_fail "parallel disk: equal levels got ratio $ratio"
+check "parallel disk: " 4 4 0.7 1.4 par 10
 # Equal levels read as much as -n0 did beside -n7: nobody held them.
-[ $((a * 10)) -ge $((hi * 8)) ] ||
-	cs_fail "parallel disk: -n4 beside -n4 got $a ios, -n0 beside -n7 $hi"
+[ $((x * 10)) -ge $((hi * 8)) ] ||
+	cs_fail "parallel disk: -n4 beside -n4 got $x ios, -n0 beside -n7 $hi"
 cat /sys/kernel/debug/ctxsched/par/stats
 cs_sched_set /dev/par none
 cs_nullb_remove par
