@@ -280,6 +280,7 @@ struct km_ab {
 	unsigned int par_cont;	/* % of PARALLEL time with two queues; 0: all */
 	bool no_seek_cost;	/* the samples said distance costs nothing */
 	bool one_at_a_time;	/* the gain figure says: one read at a time */
+	u32 gain;		/* else the gain figure, /1024 (0: not known) */
 	u32 seed;		/* of the noise; 0: 777 */
 	u64 seek_at;		/* ms: the seek figure is known from then on */
 	enum cs_mode want;
@@ -300,9 +301,10 @@ static void km_ab_run(struct km_ab *ab)
 	cs_model_init(&m, true, NULL, now);
 	m.l.seek_known = !ab->seek_at;
 	m.l.seek_cost = !ab->no_seek_cost;
-	if (ab->one_at_a_time) {
+	if (ab->one_at_a_time || ab->gain) {
 		m.l.gain_known = true;
-		m.l.gain = 450;
+		m.l.gain = ab->one_at_a_time ? 450 : ab->gain;
+		m.l.parallel = m.l.gain > 1024;
 	}
 	last = cs_model_mode(&m);
 	ab->reached = 0;
@@ -720,6 +722,34 @@ static void cs_test_model_ab_array(struct kunit *test)
 	KUNIT_EXPECT_LE(test, ab.reached, 2000ULL);
 	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
 	KUNIT_EXPECT_EQ(test, ab.flips, 0U);
+}
+
+/*
+ * array12 with two readers (PARALLEL ahead by 1.4x, tools/sim): where the
+ * gain figure already says the disk gains from depth (1.35), the first
+ * pair decides, two pairs (a second) sooner than the three the margin
+ * rule takes; on a spindle's gain figure it does not.
+ */
+static void cs_test_model_ab_array_gain(struct kunit *test)
+{
+	struct km_ab ab = { .ser = 33, .par = 46, .par2 = 46, .secs = 20,
+			    .noise = 3, .want = CS_MODE_PARALLEL };
+	u64 plain, gain;
+
+	km_ab_run(&ab);
+	plain = ab.reached;
+	ab.gain = 1380;
+	km_ab_run(&ab);
+	gain = ab.reached;
+	kunit_info(test, "PARALLEL after %llu ms, %llu ms with the gain known",
+		   plain, gain);
+	KUNIT_EXPECT_GT(test, gain, 0ULL);
+	KUNIT_EXPECT_GE(test, plain, gain + 900);
+	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
+	/* A spindle-like gain: one pair is not enough. */
+	ab.gain = 1100;
+	km_ab_run(&ab);
+	KUNIT_EXPECT_GE(test, ab.reached, plain);
 }
 
 /* Within the margin (5%) and noisy: no verdict, and no flapping. */
@@ -1490,6 +1520,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_newcomer_side_by_side),
 	KUNIT_CASE(cs_test_model_newcomer_serial_wide),
 	KUNIT_CASE(cs_test_model_ab_array),
+	KUNIT_CASE(cs_test_model_ab_array_gain),
 	KUNIT_CASE(cs_test_model_ab_close),
 	KUNIT_CASE(cs_test_model_ab_changes),
 	KUNIT_CASE(cs_test_model_ab_noseek_noise),
