@@ -78,10 +78,12 @@ void cs_tunables_defaults(u64 *tun);
  *
  * Protected by the lock of the owning cs_core.
  *
- * @present: the level's sync queues with requests queued or in the driver
- * @last_done: when a sync request of the level last completed, ns (0: never)
- * @served: the cost (cs_level_cost()) of the sync requests it dispatched
- *	while another level of its class was live
+ * @present: the level's readers (CSQ_READER) with requests queued or in
+ *	the driver
+ * @last_done: when a request of one of its readers last completed, ns (0:
+ *	never)
+ * @served: the cost (cs_level_cost()) of the requests its readers
+ *	dispatched while another level of its class was live
  */
 struct cs_level_share {
 	unsigned int present;
@@ -224,22 +226,22 @@ struct cs_stats {
  * @nr_busy_async: the async ones among them, all classes
  * @nr_present_sync: sync queues with requests queued or in the driver
  * @lvl: per class and level, the level's share of a parallel disk
- * @lvl_live: per class, a bit per level that is live: sync requests queued
- *	or in the driver, or one completed within a quarter of slice_idle
- *	(cs_level_window()); a bit is set
- *	when the level gets requests and cleared when it is next looked at
- *	after it went quiet (cs_levels_live())
+ * @lvl_live: per class, a bit per level that is live: its readers'
+ *	requests queued or in the driver, or one completed within a quarter
+ *	of slice_idle (cs_level_window()); a bit is set when the level gets
+ *	requests and cleared when it is next looked at after it went quiet
+ *	(cs_levels_live())
  * @active: queue owning the disk, or NULL
  * @clock: the latest time an entry point was called with, ns
  * @svc_start: when the disk began serving the request that completes next
+ *	(its dispatch to an idle disk, or the previous completion), ns; for
+ *	boosts, so kept only where they run (the model learns)
  * @switch_at: in serial mode, when the active sync queue's slice sent its
  *	first request, with none of its own or write-back's in the driver;
  *	0 once that request completed or the slice ended
  * @switch_ns: in serial mode, what the first request of a slice took from
  *	dispatch to completion (a slice switch: the seek, and the other
- *	queue's request ahead of it), a moving average, ns
- *	(its dispatch to an idle disk, or the previous completion), ns; for
- *	boosts, so kept only where they run (the model learns)
+ *	queue's request ahead of it), a moving average (cs_switch_avg()), ns
  * @idle_since: when the armed idle window began, ns
  * @nr_busy_boost: boosted queues with requests queued
  * @boost_lead: boosted queues' lead over waiting ones (cs_boost_lead_add()),
