@@ -752,6 +752,32 @@ static void cs_test_model_ab_array_gain(struct kunit *test)
 	KUNIT_EXPECT_GE(test, ab.reached, plain);
 }
 
+/*
+ * An array whose gain figure says one read at a time (two large reads
+ * against one barely gain) while eight readers go 1.36 times as fast
+ * side by side (array8 at 8 readers): PARALLEL once the pairs are in,
+ * not kept SERIAL for want of the spindle's wide gap.  A spindle's pairs
+ * (0.5) stay SERIAL.
+ */
+static void cs_test_model_ab_array_one(struct kunit *test)
+{
+	struct km_ab ab = { .ser = 36, .par = 49, .par2 = 49, .secs = 30,
+			    .noise = 5, .one_at_a_time = true,
+			    .want = CS_MODE_PARALLEL };
+
+	km_ab_run(&ab);
+	kunit_info(test, "PARALLEL after %llu ms", ab.reached);
+	KUNIT_EXPECT_GT(test, ab.reached, 0ULL);
+	KUNIT_EXPECT_LE(test, ab.reached, 6000ULL);
+	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
+	ab = (struct km_ab){ .ser = 50, .par = 25, .par2 = 25, .secs = 30,
+			     .noise = 10, .one_at_a_time = true,
+			     .want = CS_MODE_SERIAL };
+	km_ab_run(&ab);
+	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_SERIAL);
+	KUNIT_EXPECT_LE(test, ab.flips, 1U);
+}
+
 /* Within the margin (5%) and noisy: no verdict, and no flapping. */
 static void cs_test_model_ab_close(struct kunit *test)
 {
@@ -1521,6 +1547,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_newcomer_serial_wide),
 	KUNIT_CASE(cs_test_model_ab_array),
 	KUNIT_CASE(cs_test_model_ab_array_gain),
+	KUNIT_CASE(cs_test_model_ab_array_one),
 	KUNIT_CASE(cs_test_model_ab_close),
 	KUNIT_CASE(cs_test_model_ab_changes),
 	KUNIT_CASE(cs_test_model_ab_noseek_noise),

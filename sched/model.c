@@ -541,6 +541,16 @@ static void cs_model_ab_judge(struct cs_model *m, u64 now)
 	 * another: sata went PARALLEL at its first measurement).
 	 */
 	const u32 hi = m->ab_one ? CS_AB_WIDE : CS_AB_MARGIN;
+	/*
+	 * After all the pairs, the median needs only a quarter there when
+	 * every pair but one favoured PARALLEL: array8 (64 KiB stripe unit)
+	 * at 8 readers gave 1.17-2.07x in every pair, while its gain figure
+	 * (two reads against one, each already across six of its eight
+	 * spindles) said one at a time, and it stayed SERIAL at 0.7 of none
+	 * (tools/bench/exp/a8-after-sata.sh).  A spindle's pairs are 0.3-0.7
+	 * (sata), and a stalled window moves one pair.
+	 */
+	const u32 hi_med = m->ab_one ? CS_AB_SETTLED_PAR : CS_AB_MARGIN;
 	unsigned int n = m->ab_pairs, i, par = 0, ser = 0, ahead = 0, par_ahead;
 	enum cs_mode won;
 	u32 med, last = m->ab_ratios[n - 1];
@@ -571,9 +581,9 @@ static void cs_model_ab_judge(struct cs_model *m, u64 now)
 	} else if (par == 3 || (ser == 3 && !m->ab_strong)) {
 		won = par == 3 ? CS_MODE_PARALLEL : CS_MODE_SERIAL;
 	} else if (n >= CS_AB_MAX_PAIRS &&
-		   ((med > hi && (!m->ab_one || par_ahead + 1 >= n)) ||
+		   ((med > hi_med && (!m->ab_one || par_ahead + 1 >= n)) ||
 		    (med < lo && (!m->ab_strong || ahead == n)))) {
-		won = med > hi ? CS_MODE_PARALLEL : CS_MODE_SERIAL;
+		won = med > hi_med ? CS_MODE_PARALLEL : CS_MODE_SERIAL;
 	} else if (n >= CS_AB_MAX_PAIRS) {
 		/*
 		 * No winner: the modes are alike within the noise.  Again no

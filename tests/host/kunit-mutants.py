@@ -508,6 +508,11 @@ MUTANTS = [
      "\treturn in_driver || !oldest_expired;\n}",
      "\treturn !oldest_expired;\n}",
      "cs_test_level_share"),
+    ("12: an array that looks like a spindle needs the wide gap",
+     "sched/model.c",
+     "\tconst u32 hi_med = m->ab_one ? CS_AB_SETTLED_PAR : CS_AB_MARGIN;",
+     "\tconst u32 hi_med = hi;",
+     "cs_test_model_ab_array_one"),
 ]
 
 
