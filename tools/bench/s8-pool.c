@@ -7,9 +7,12 @@
  * a kernel file server or Samba do.  Stream s is the area at s/S of the
  * device (or file).  Reads go through the page cache (the kernel's
  * readahead runs ahead of each stream, issued by whichever thread gets
- * there) unless --direct.
+ * there) unless --direct.  With --fd-per-stream each stream is read
+ * through its own open file, as a server that opens one file per client
+ * does (the kernel's readahead state is per open file); by default all
+ * streams share one, as a block target's LUN does.
  *
- *   s8-pool [--direct] DEV THREADS STREAMS CHUNK_KB SECONDS
+ *   s8-pool [--direct] [--fd-per-stream] DEV THREADS STREAMS CHUNK_KB SECONDS
  *
  * Prints one JSON object: the seconds measured, the bytes of each stream
  * and the longest read.
@@ -31,7 +34,7 @@
 #define MAX_STREAMS	16
 #define MAX_THREADS	64
 
-static int fd, nstreams;
+static int fd[MAX_STREAMS], nstreams;
 static size_t chunk;
 static uint64_t area, pos[MAX_STREAMS], bytes[MAX_STREAMS];
 static unsigned long next_item;
@@ -66,7 +69,7 @@ static void *worker(void *arg)
 		pos[s] = (pos[s] + chunk) % (area - area % chunk);
 		pthread_mutex_unlock(&lock);
 		t0 = now_s();
-		got = pread(fd, buf, chunk, off);
+		got = pread(fd[s], buf, chunk, off);
 		dt = now_s() - t0;
 		if (got <= 0) {
 			fprintf(stderr, "s8-pool: read at %llu: %s\n",
@@ -90,18 +93,22 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
 	pthread_t th[MAX_THREADS];
-	int direct = 0, nthreads, i;
+	int direct = 0, per_stream = 0, nthreads, i;
 	uint64_t size = 0;
 	double secs, t0;
 	struct stat st;
 
-	if (argc > 1 && !strcmp(argv[1], "--direct")) {
-		direct = 1;
-		argv++;
-		argc--;
+	for (; argc > 1 && argv[1][0] == '-' && argv[1][1] == '-'; argv++, argc--) {
+		if (!strcmp(argv[1], "--direct"))
+			direct = 1;
+		else if (!strcmp(argv[1], "--fd-per-stream"))
+			per_stream = 1;
+		else
+			break;
 	}
 	if (argc != 6) {
-		fprintf(stderr, "usage: s8-pool [--direct] DEV THREADS STREAMS CHUNK_KB SECONDS\n");
+		fprintf(stderr, "usage: s8-pool [--direct] [--fd-per-stream] %s\n",
+			"DEV THREADS STREAMS CHUNK_KB SECONDS");
 		return 2;
 	}
 	nthreads = atoi(argv[2]);
@@ -114,13 +121,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "s8-pool: bad arguments\n");
 		return 2;
 	}
-	fd = open(argv[1], O_RDONLY | (direct ? O_DIRECT : 0));
-	if (fd < 0 || fstat(fd, &st)) {
+	for (i = 0; i < nstreams; i++) {
+		fd[i] = i && !per_stream ? fd[0] :
+			open(argv[1], O_RDONLY | (direct ? O_DIRECT : 0));
+		if (fd[i] < 0) {
+			perror(argv[1]);
+			return 2;
+		}
+	}
+	if (fstat(fd[0], &st)) {
 		perror(argv[1]);
 		return 2;
 	}
 	if (S_ISBLK(st.st_mode))
-		ioctl(fd, BLKGETSIZE64, &size);
+		ioctl(fd[0], BLKGETSIZE64, &size);
 	else
 		size = st.st_size;
 	area = size / nstreams & ~4095ULL;

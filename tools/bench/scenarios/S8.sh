@@ -4,7 +4,8 @@
 # shared work queue (tools/bench/s8-pool.c), every thread reading for
 # every stream, buffered so that the kernel's readahead runs as it does
 # for a file server (or O_DIRECT, as targets that bypass the cache).  The
-# streams are areas at s/S of hddsim's sata disk (or array12).  A case is
+# streams are areas at s/S of hddsim's sata disk (or array12), each read
+# through its own open file (one per client, as a file server opens).  A case is
 # PROFILE:THREADS:STREAMS:CHUNK_KB:READ_AHEAD_KB:MODE, MODE buf, direct or
 # auto (ctxsched alone, read_ahead_kb at its default and ra_autotune=1).
 # Measure: each stream's MB/s, the total, fairness (slowest / fastest).
@@ -29,8 +30,10 @@ for rep in $(seq 0 $((BENCH_REPS - 1))); do
 			sync
 			echo 3 > /proc/sys/vm/drop_caches
 			out=S8/$prof-t$t-s$s-c$chunk-ra$ra-$mode-$sched-r$rep.json
-			args=()
-			[ "$mode" = direct ] && args=(--direct)
+			# One open file per stream, as for S files: the
+			# kernel's readahead state is per open file.
+			args=(--fd-per-stream)
+			[ "$mode" = direct ] && args+=(--direct)
 			if ! "$BENCH_S8" "${args[@]}" "/dev/$dev" "$t" "$s" "$chunk" \
 				"$S8_SECS" > "$BENCH_RAW/$out" 2> "$BENCH_RAW/$out.log"; then
 				bench_error "s8-pool $c under $sched: $(tail -1 "$BENCH_RAW/$out.log")"
