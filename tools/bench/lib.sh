@@ -416,8 +416,6 @@ bench_hddsim() {
 	done
 }
 
-# bench_hddsim_dev PROFILE: the device name of a profile; "virtio" is the
-# VM's virtio-blk disk (tools/bench/run attaches a host file).
 # bench_prefault: write most of the guest's free memory once.  QEMU maps
 # and zeroes host memory at a guest page's first use, so the first
 # buffered run of a boot, whose page cache grows into memory never used,
@@ -435,6 +433,8 @@ bench_prefault() {
 	umount "$dir"
 }
 
+# bench_hddsim_dev PROFILE: the device name of a profile; "virtio" is the
+# VM's virtio-blk disk (tools/bench/run attaches a host file).
 bench_hddsim_dev() {
 	case $1 in
 	sata) echo hddsim0 ;;

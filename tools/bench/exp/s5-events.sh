@@ -25,6 +25,7 @@ probes="blk_mq_run_hw_queue blk_mq_delay_run_hw_queue
 	ctxsched:cs_finish_request ctxsched:cs_has_work ctxsched:cs_bio_merge
 	ctxsched:cs_prepare_request ctxsched:cs_limit_depth
 	dd_limit_depth dd_bio_merge"
+: > /tmp/probes
 n=0
 for p in $probes; do
 	n=$((n + 1))

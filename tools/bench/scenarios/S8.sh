@@ -5,9 +5,10 @@
 # every stream, buffered so that the kernel's readahead runs as it does
 # for a file server (or O_DIRECT, as targets that bypass the cache).  The
 # streams are areas at s/S of hddsim's sata disk (or array12), each read
-# through its own open file (one per client, as a file server opens).  A case is
-# PROFILE:THREADS:STREAMS:CHUNK_KB:READ_AHEAD_KB:MODE, MODE buf, direct or
-# auto (ctxsched alone, read_ahead_kb at its default and ra_autotune=1).
+# through its own open file (one per client, as a file server opens).  A
+# case is PROFILE:THREADS:STREAMS:CHUNK_KB:READ_AHEAD_KB:MODE, MODE buf,
+# direct or auto (ctxsched alone, read_ahead_kb at its default and
+# ra_autotune=1).
 # Measure: each stream's MB/s, the total, fairness (slowest / fastest).
 . tools/bench/lib.sh
 bench_hddsim || exit 1
