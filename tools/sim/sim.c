@@ -16,6 +16,9 @@
  *     -b MS      the boost tunable (default the module's)
  *     -r         the disk says it rotates whatever SPEC is (a virtual or
  *                null_blk disk marked rotational)
+ *     -q N       s9: each reader reads N MiB at a time, as N 1 MiB requests
+ *                in flight together (a buffered reader's readahead, as in
+ *                the VM's S9; default: one 128 KiB read)
  *     -p US      s9: the program's mean CPU time after a read (default
  *                2250; each is 1/4 to 7/4 of it)
  *     -T         print the core's trace messages, with model time in ms
@@ -143,6 +146,9 @@ static int nr_wb;
 static int prog_left;
 static u64 prog_start, prog_done, bg_before;
 static unsigned int prog_think_us = 2250;
+/* -q: s9's readers' MiB per read (0: 128 KiB); requests are cut at 1 MiB. */
+static unsigned int s9_ra_mb;
+static u64 max_rq_sectors;
 /* s7: the reader's period and every read's latency, ns. */
 #define MAX_LAT		65536
 static u64 s7_period, lat[MAX_LAT];
@@ -288,6 +294,8 @@ static void submit(struct reader *r)
 		if (disk.chunk_sectors)
 			n = min_t(u64, n, disk.chunk_sectors -
 				  pos % disk.chunk_sectors);
+		if (max_rq_sectors)
+			n = min(n, max_rq_sectors);
 		s = calloc(1, sizeof(*s));
 		s->r = r;
 		s->krq.rq.__sector = pos;
@@ -346,6 +354,9 @@ static void complete(struct srq *s, u64 t_end)
 		} else if (r->turn_group == -6) {
 			if (nr_lat < MAX_LAT)
 				lat[nr_lat++] = now - r->sub_at;
+			if (tracing)
+				printf("%10.3f s7 read %.1f ms\n", now / 1e6,
+				       (now - r->sub_at) / 1e6);
 			/* Like fio's rate_iops: the next read when it is due. */
 			r->at = max(now + think, r->sub_at + s7_period);
 		} else if (r->turn_group < 0) {
@@ -452,7 +463,7 @@ static void reselect(const u64 *tun, bool rot)
 
 static void bad_args(void)
 {
-	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-w N] [-p US]\n"
+	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-w N] [-p US] [-q N]\n"
 	      "           [-b MS] [-R SEC] [-r] [-v] [-T] [-K]\n"
 	      "           s1 N | s2 T | s2b T | s8 T S | s10 N | s9 N | s7 RATE | s5 J\n",
 	      stderr);
@@ -470,7 +481,7 @@ int main(int argc, char **argv)
 	struct hs_params p;
 	const char *sc;
 
-	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:p:b:R:rvKT")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:p:q:b:R:rvKT")) != -1) {
 		switch (opt) {
 		case 's':
 			if (!strcmp(optarg, "none"))
@@ -499,6 +510,9 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			tracing = true;
+			break;
+		case 'q':
+			s9_ra_mb = atoi(optarg);
 			break;
 		case 'p':
 			prog_think_us = atoi(optarg);
@@ -643,9 +657,11 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			rd[i].start = cap / 10 * (i ? 7 : 4) & ~7ULL;
 			rd[i].end = cap;
-			rd[i].size = 256;
+			rd[i].size = s9_ra_mb ? s9_ra_mb << 11 : 256;
 			rd[i].turn_group = -1;
 		}
+		if (s9_ra_mb)
+			max_rq_sectors = 2048;
 		rd[n].start = 0;
 		rd[n].end = 256 << 11;
 		rd[n].size = 8;
@@ -691,6 +707,9 @@ int main(int argc, char **argv)
 	if (prog_left)
 		secs = max(secs, 120.0);
 
+	/* SIM_SEED: another sequence of random choices, for spreads. */
+	if (getenv("SIM_SEED"))
+		rand_state += (u64)atoll(getenv("SIM_SEED")) * 0x2545f4914f6cdd1dULL;
 	if (getenv("SIM_SAMPLE"))
 		sample_ns = (u64)atoi(getenv("SIM_SAMPLE")) * NSEC_PER_MSEC;
 	end = now + (u64)(secs * NSEC_PER_SEC);
