@@ -1362,6 +1362,292 @@ static void cs_test_core_boost_preempts(struct kunit *test)
 }
 
 /*
+ * A boosted read in the driver finds at most one request of the others
+ * beside it however long it takes there: S9's python read behind four of
+ * two streams' 1 MiB reads (131 ms, against 4.5 ms behind none) once its
+ * read outlasted the window after it, and each such read let more in.
+ */
+static void cs_test_core_boost_driver(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *s = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *prog = kt_read(t, (sector_t)1 << 28), *rq, *one;
+	struct request *out[4];
+	unsigned int i, n;
+
+	/* The stream comes first, before boosts, and is not boosted. */
+	rq = kt_read(t, 0);
+	kt_insert(t, rq, s);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), rq);
+	t->now += 5 * MS;
+	kt_done(t, rq);
+	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
+	kt_insert(t, prog, b);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), prog);
+	KUNIT_EXPECT_EQ(test, t->core->boost_in_driver, 1U);
+	for (i = 1; i < 9; i++)
+		kt_insert(t, kt_read(t, i * 128), s);
+	KUNIT_EXPECT_FALSE(test, cs_queue_boosted(kt_q(s)));
+	/* The program's read is still in the driver 50 ms on. */
+	t->now += 50 * MS;
+	cs_expire_active(t->core);
+	one = kt_dispatch(t);
+	KUNIT_ASSERT_NOT_NULL(test, one);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	kt_done(t, one);
+	rq = kt_dispatch(t);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	kt_done(t, rq);
+	/*
+	 * Done, the program may be thinking: for 4 x slice_idle the stream
+	 * still has one read in the driver at a time, then more.
+	 */
+	kt_done(t, prog);
+	KUNIT_EXPECT_EQ(test, t->core->boost_in_driver, 0U);
+	rq = kt_dispatch(t);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	t->now += 3 * cs_tun(t->core, CS_T_SLICE_IDLE);
+	KUNIT_EXPECT_NULL(test, kt_dispatch(t));
+	kt_done(t, rq);
+	t->now += cs_tun(t->core, CS_T_SLICE_IDLE);
+	for (n = 0; n < 4 && (out[n] = kt_dispatch(t)); n++)
+		;
+	KUNIT_EXPECT_GE(test, n, 2U);
+	for (i = 0; i < n; i++)
+		kt_done(t, out[i]);
+	kt_end(t, 0);
+}
+
+/* A disk in PARALLEL mode by an undecided measurement, seeks not measured. */
+static struct kt *kt_new_undecided(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_AUTO);
+	struct cs_model *m = &t->core->model;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(m->hold_until); i++) {
+		m->hold_until[i] = U64_MAX;
+		m->l.v[i].mode = CS_MODE_PARALLEL;
+		m->l.v[i].why = CS_WHY_AB_UNDECIDED;
+	}
+	return t;
+}
+
+/*
+ * In PARALLEL mode (S9's sata in the VM, undecided) a program that leads
+ * finds one request of all the others beside its read, not one of each,
+ * and keeps the disk past a quantum of reads: handing it on put a
+ * stream's 1 MiB read between two of the program's.
+ */
+static void cs_test_core_boost_parallel(struct kunit *test)
+{
+	struct kt *t = kt_new_undecided(test);
+	struct cs_kctx *s1 = kt_ctx(t, 10), *s2 = kt_ctx(t, 11);
+	struct cs_kctx *b = kt_ctx(t, 12);
+	struct request *rq, *out[16];
+	unsigned int i, n, others = 0;
+
+	/* The streams come before boosts and are not boosted. */
+	kt_insert(t, kt_read(t, 1ULL << 24), s1);
+	for (i = 0; i < 4; i++)
+		kt_insert(t, kt_read(t, (1ULL << 25) + i * 128), s2);
+	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
+	for (i = 0; i < 12; i++)
+		kt_insert(t, kt_read(t, (sector_t)(i + 1) << 28), b);
+	KUNIT_ASSERT_EQ(test, t->core->mode, CS_MODE_PARALLEL);
+	KUNIT_ASSERT_TRUE(test, cs_queue_leads(t->core, kt_q(b)));
+	for (i = 0; i < 12; i++) {
+		rq = kt_dispatch(t);
+		KUNIT_ASSERT_NOT_NULL(test, rq);
+		others += cs_rq_queue(rq) != kt_q(b);
+		t->now += 2 * MS;
+		kt_done(t, rq);
+	}
+	KUNIT_EXPECT_EQ(test, others, 0U);
+	/*
+	 * Past a quantum of reads in its turn, it keeps the disk while it
+	 * leads (the stream that took it over had fifo-expired reads).
+	 */
+	KUNIT_EXPECT_GE(test, kt_q(b)->slice_dispatch, 12U);
+	KUNIT_EXPECT_FALSE(test, cs_yield_after(t->core, kt_q(b)));
+	t->core->boost_held = true;
+	KUNIT_EXPECT_TRUE(test, cs_yield_after(t->core, kt_q(b)));
+	t->core->boost_held = false;
+	/* Its last read in the driver: one of the streams' goes beside it. */
+	kt_insert(t, kt_read(t, (sector_t)13 << 28), b);
+	rq = kt_dispatch(t);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	cs_expire_active(t->core);
+	for (n = 0; n < 16 && (out[n] = kt_dispatch(t)); n++)
+		;
+	KUNIT_EXPECT_EQ(test, n, 1U);
+	kt_done(t, rq);
+	for (i = 0; i < n; i++)
+		kt_done(t, out[i]);
+	kt_end(t, 0);
+}
+
+/*
+ * Where the model finds distance cheap (a spindle's cache serving two
+ * streams side by side), a program leads all the same if its own reads
+ * took a seek longer beside others' than alone; the figures come from its
+ * reads (cs_boost_waits()).
+ */
+static void cs_test_core_boost_evidence(struct kunit *test)
+{
+	struct kt *t = kt_new_undecided(test);
+	struct cs_kctx *s = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *rq = NULL, *prog;
+	unsigned int i;
+
+	t->core->model.l.seek_known = true;
+	t->core->model.l.seek_cost = false;
+	kt_insert(t, kt_read(t, 1ULL << 24), s);
+	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
+	/* Four reads alone at 4 ms, four beside the stream's at 20 ms. */
+	for (i = 0; i < 8; i++) {
+		if (i == 4) {
+			/* The stream's read goes in and stays. */
+			cs_expire_active(t->core);
+			rq = kt_dispatch(t);
+			KUNIT_ASSERT_NOT_NULL(test, rq);
+			KUNIT_ASSERT_PTR_EQ(test, cs_rq_queue(rq), kt_q(s));
+		}
+		prog = kt_read(t, (sector_t)(i + 1) << 28);
+		kt_insert(t, prog, b);
+		KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), prog);
+		t->now += (i < 4 ? 4 : 20) * MS;
+		kt_done(t, prog);
+		if (i == 7)
+			kt_done(t, rq);
+	}
+	KUNIT_EXPECT_EQ(test, t->core->boost_alone_n, 4U);
+	KUNIT_EXPECT_EQ(test, t->core->boost_beside_n, 4U);
+	KUNIT_EXPECT_EQ(test, t->core->boost_alone, 4 * MS);
+	KUNIT_EXPECT_EQ(test, t->core->boost_beside, 20 * MS);
+	KUNIT_EXPECT_EQ(test, t->core->mode, CS_MODE_PARALLEL);
+	KUNIT_EXPECT_FALSE(test, cs_model_far_seeks(&t->core->model));
+	KUNIT_EXPECT_TRUE(test, cs_boost_could_lead(t->core));
+	/* As fast beside others: a disk that serves in parallel. */
+	t->core->boost_beside = 5 * MS;
+	KUNIT_EXPECT_FALSE(test, cs_boost_could_lead(t->core));
+	kt_end(t, 0);
+}
+
+/*
+ * Where writes go beside reads (PARALLEL measured, distance cheap by the
+ * model's figures), write-back beside a boosted read is held to one
+ * request when boosted reads were seen to wait behind others' (a flood of
+ * writes kept a boosted reader's read 290 ms in the disk's queue:
+ * tools/sim -d sata -w 16 s7 40), also while the boosts' lead is used
+ * up; where they were as fast beside others, as on a disk that serves in
+ * parallel, the boost costs write-back nothing.
+ * Return: the writes that went to the driver beside the boosted read.
+ */
+static unsigned int kt_boost_writes(struct kunit *test, u64 beside,
+				    bool held)
+{
+	struct kt *t = kt_new(test, CS_FORCE_AUTO);
+	struct cs_kctx *b = kt_ctx(t, 11), *w = kt_ctx(t, 12);
+	struct request *prog = kt_read(t, (sector_t)1 << 28), *out[8];
+	struct cs_model *m = &t->core->model;
+	unsigned int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(m->hold_until); i++) {
+		m->hold_until[i] = U64_MAX;
+		m->l.v[i].mode = CS_MODE_PARALLEL;
+		m->l.v[i].why = CS_WHY_AB;
+	}
+	m->l.seek_known = true;
+	m->l.seek_cost = false;
+	t->core->boost_alone = 4 * MS;
+	t->core->boost_beside = beside;
+	t->core->boost_alone_n = 8;
+	t->core->boost_beside_n = 8;
+	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
+	kt_insert(t, prog, b);
+	KUNIT_ASSERT_EQ(test, t->core->mode, CS_MODE_PARALLEL);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), prog);
+	KUNIT_EXPECT_EQ(test, t->core->boost_in_driver, 1U);
+	if (held) {
+		t->core->boost_lead = 2 * CS_BOOST_LEAD;
+		t->core->boost_held = true;
+	}
+	for (i = 0; i < 8; i++)
+		kt_insert(t, kt_rq(t, (1ULL << 30) + i * 1024, 512, true,
+				   false), w);
+	for (n = 0; n < 8 && (out[n] = kt_dispatch(t)); n++)
+		;
+	kt_done(t, prog);
+	for (i = 0; i < n; i++)
+		kt_done(t, out[i]);
+	kt_end(t, 0);
+	return n;
+}
+
+static void cs_test_core_boost_writes(struct kunit *test)
+{
+	KUNIT_EXPECT_LE(test, kt_boost_writes(test, 20 * MS, false), 1U);
+	KUNIT_EXPECT_EQ(test, kt_boost_writes(test, 20 * MS, true), 1U);
+	KUNIT_EXPECT_GE(test, kt_boost_writes(test, 5 * MS, false), 3U);
+}
+
+/*
+ * A boosted queue's held-back time counts neither way in the lead: the
+ * others' time pays it back, its own does not build it up again (CS_RQ_BOOST
+ * followed cs_queue_acts(), so a program that kept reading never paid its
+ * lead back and led for its first 250 ms only).  Its time while it leads
+ * builds the lead.
+ */
+static void cs_test_core_boost_held(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *s = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *rq, *mine;
+	u64 lead;
+
+	/* The stream comes first, before boosts, and is not boosted. */
+	kt_insert(t, kt_read(t, 0), s);
+	kt_insert(t, kt_read(t, 128), s);
+	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
+	kt_insert(t, kt_read(t, (sector_t)1 << 28), b);
+	KUNIT_EXPECT_FALSE(test, cs_queue_boosted(kt_q(s)));
+	/* Leading: its 20 ms build the lead while the stream waits. */
+	rq = kt_dispatch(t);
+	KUNIT_ASSERT_PTR_EQ(test, cs_rq_queue(rq), kt_q(b));
+	KUNIT_EXPECT_TRUE(test, cs_rq_state(rq) & CS_RQ_LEADS);
+	t->now += 20 * MS;
+	kt_done(t, rq);
+	KUNIT_EXPECT_EQ(test, t->core->boost_lead, 20 * MS);
+	/* Held back: its next 20 ms leave the lead where it was. */
+	t->core->boost_lead = 2 * CS_BOOST_LEAD;
+	t->core->boost_held = true;
+	mine = kt_read(t, (sector_t)1 << 30);
+	kt_insert(t, mine, b);
+	cs_expire_active(t->core);
+	rq = kt_serve(t);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	if (rq != mine) {
+		/* The stream first: 30 ms of it pay back 20. */
+		lead = t->core->boost_lead;
+		t->now += 30 * MS;
+		kt_done(t, rq);
+		KUNIT_EXPECT_EQ(test, t->core->boost_lead, lead - 20 * MS);
+		cs_expire_active(t->core);
+		rq = kt_serve(t);
+	}
+	KUNIT_ASSERT_PTR_EQ(test, rq, mine);
+	KUNIT_EXPECT_FALSE(test, cs_rq_state(rq) & CS_RQ_LEADS);
+	KUNIT_EXPECT_TRUE(test, cs_rq_state(rq) & CS_RQ_BOOST);
+	lead = t->core->boost_lead;
+	t->now += 20 * MS;
+	kt_done(t, rq);
+	KUNIT_EXPECT_EQ(test, t->core->boost_lead, lead);
+	kt_end(t, 0);
+}
+
+/*
  * SERIAL: a random reader beside a stream gets a slice's share of the
  * disk, not one read per round of the stream's slices (S10 on sata: 5
  * IOPS at 198 ms before).
@@ -1659,6 +1945,11 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_boost_bound),
 	KUNIT_CASE(cs_test_core_boost_class),
 	KUNIT_CASE(cs_test_core_boost_preempts),
+	KUNIT_CASE(cs_test_core_boost_driver),
+	KUNIT_CASE(cs_test_core_boost_writes),
+	KUNIT_CASE(cs_test_core_boost_parallel),
+	KUNIT_CASE(cs_test_core_boost_evidence),
+	KUNIT_CASE(cs_test_core_boost_held),
 	{}
 };
 

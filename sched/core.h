@@ -71,6 +71,7 @@ void cs_tunables_defaults(u64 *tun);
 #define CSQ_SLICE_USED	BIT(8)	/* its last slice ran to its end */
 #define CSQ_BOOST	BIT(9)	/* boosted as a program starting */
 #define CSQ_READER	BIT(10)	/* has queued a read: counts in its level's share */
+#define CSQ_BOOST_BESIDE BIT(11) /* its timed boosted read went beside others' */
 
 /**
  * struct cs_level_share - one priority level's share of a disk that serves
@@ -123,6 +124,8 @@ struct cs_level_share {
  * @boost_until: with CSQ_BOOST, when the boost runs out, ns
  * @boost_served: with CSQ_BOOST, the disk's time its requests and idle
  *	windows took since its boost began, ns
+ * @boost_sent: when its one request in the driver was dispatched while it
+ *	acted as boosted, for cs_boost_waits(), ns (0: none being timed)
  * @turn: cs_core.turns when it last became the active queue
  * @members: the contexts (cs_ctx.member) whose sync requests it serves
  * @nr_members: entries on @members
@@ -151,6 +154,7 @@ struct cs_queue {
 	u64 last_done;
 	u64 boost_until;
 	u64 boost_served;
+	u64 boost_sent;
 	unsigned int turn;
 	struct list_head members;
 	unsigned int nr_members;
@@ -251,6 +255,11 @@ struct cs_stats {
  * @boost_last: when a boosted queue last had a request queued or
  *	completed, ns (0: never)
  * @boost_seen: the same by the boosted queue's class, ns (0: never)
+ * @boost_alone: average time of boosted reads that went to the driver with
+ *	no other queue's request there, from dispatch to completion, ns
+ * @boost_beside: the same for those that went beside others' requests, ns
+ * @boost_alone_n: reads in @boost_alone (counted up to 8)
+ * @boost_beside_n: reads in @boost_beside (counted up to 8)
  * @turns: queues that became active so far (wraps)
  * @idling: why the idle timer is armed (CS_IDLE_NONE: it is not)
  * @idle_until: when the armed idle window ends, ns
@@ -260,6 +269,8 @@ struct cs_stats {
  * @nr_queued: requests in queues and on @dispatch
  * @in_driver: requests dispatched and not finished, [0] async, [1] sync
  * @rt_in_driver: the real-time queues' part of @in_driver
+ * @boost_in_driver: the part of @in_driver dispatched from queues that
+ *	acted as boosted (CS_RQ_BOOST)
  * @rt_last_done: when a real-time request last completed, ns (0: never)
  * @last_delayed_sync: when a sync request last completed after its
  *	deadline, ns (0: never)
@@ -305,6 +316,10 @@ struct cs_core {
 	bool boost_held;
 	u64 boost_last;
 	u64 boost_seen[CS_NR_CLASSES];
+	u64 boost_alone;
+	u64 boost_beside;
+	unsigned int boost_alone_n;
+	unsigned int boost_beside_n;
 	unsigned int turns;
 	enum cs_idle idling;
 	u64 idle_until;
@@ -314,6 +329,7 @@ struct cs_core {
 	unsigned int nr_queued;
 	unsigned int in_driver[2];
 	unsigned int rt_in_driver;
+	unsigned int boost_in_driver;
 	u64 rt_last_done;
 	u64 last_delayed_sync;
 	u64 last_busy;

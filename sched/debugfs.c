@@ -102,6 +102,12 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "boost_lead_us %llu\n",
 		   div_u64(core->boost_lead, NSEC_PER_USEC));
 	seq_printf(m, "boost_held %d\n", core->boost_held);
+	seq_printf(m, "boost_alone_us %llu %u\n",
+		   div_u64(core->boost_alone, NSEC_PER_USEC),
+		   core->boost_alone_n);
+	seq_printf(m, "boost_beside_us %llu %u\n",
+		   div_u64(core->boost_beside, NSEC_PER_USEC),
+		   core->boost_beside_n);
 	seq_printf(m, "level_held %llu\n", st->level_held);
 	seq_printf(m, "levels_live_rt %#lx\n", core->lvl_live[CS_CLASS_RT]);
 	seq_printf(m, "levels_live_be %#lx\n", core->lvl_live[CS_CLASS_BE]);

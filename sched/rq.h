@@ -20,15 +20,16 @@ struct cs_queue;
 #define CS_RQ_META	0x20UL	/* a sync metadata (REQ_META, REQ_PRIO) request */
 #define CS_RQ_BOOST	0x40UL	/* dispatched from a boosted queue */
 #define CS_RQ_RT	0x80UL	/* dispatched from a real-time queue */
+#define CS_RQ_LEADS	0x100UL	/* ... from a boosted queue that led */
 #define CS_RQ_WHERE	(CS_RQ_QUEUED | CS_RQ_HEAD | CS_RQ_DRIVER)
 /*
  * Above the flags, the size the request had when it was dispatched, in
  * sectors: by the time it completes, the block layer has counted its bytes
  * down to zero.  For the device model, so only where it learns.
  */
-#define CS_RQ_SIZE_SHIFT	8
+#define CS_RQ_SIZE_SHIFT	9
 #define CS_RQ_FLAGS		((1UL << CS_RQ_SIZE_SHIFT) - 1)
-#define CS_RQ_SIZE_MAX		((1UL << 24) - 1)
+#define CS_RQ_SIZE_MAX		((1UL << 23) - 1)
 
 static inline unsigned long cs_rq_state(const struct request *rq)
 {
