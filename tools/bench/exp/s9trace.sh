@@ -4,8 +4,10 @@
 # readers under ctxsched, with ctxsched's blktrace messages (boosts,
 # slices, preemptions, idling) kept in /tmp/s9trace.txt and summarised,
 # the queues in debugfs every 2 s and the device model at the end; boost
-# S9TRACE_BOOST ms (8000; 0: none).  Run as
-#   tools/vm/run -k 6.12 --mem 3072 --modules build/<release>/ko -- bash tools/bench/exp/s9trace.sh
+# S9TRACE_BOOST ms (8000; 0: none).  The whole block trace (dispatches
+# and completions too) goes to the results directory as full-<bg>.txt, for
+# tools/bench/exp/s9-waits.py.  Run as
+#   tools/vm/run -k 6.12 --mem 3072 --modules build/<release>/ko --out DIR -- bash tools/bench/exp/s9trace.sh
 cd "$(dirname "$0")/../../.." || exit 2
 . tools/bench/exp/lib.sh
 . tools/bench/lib.sh
@@ -39,10 +41,11 @@ for bg in ${S9TRACE_BG:-readers}; do
 	echo "## $bg: $(python3 -c "print(f'{$EPOCHREALTIME - $t0:.2f}')") s"
 	kill $qp; wait $qp 2>/dev/null
 	grep ' m  *N cs' $tr/trace > /tmp/s9trace.txt
+	[ -d /results ] && cp $tr/trace "/results/full-$bg.txt"
 	echo nop > $tr/current_tracer
 	echo 0 > /sys/block/$d/trace/enable
 	for p in $pids; do kill "$p"; wait "$p" 2>/dev/null; done
-	grep -E '^(slices|preempted|idle_armed|idle_hit|idle_expired|boosted|boost_preempted|boost_lead_us) ' \
+	grep -E '^(slices|preempted|idle_armed|idle_hit|idle_expired|boost[a-z_]*) ' \
 		"$CS_DEBUGFS/$d/stats" | tr '\n' ' '; echo
 	echo "## model:"
 	tr '\n' ' ' < "$CS_DEBUGFS/$d/model"; echo
