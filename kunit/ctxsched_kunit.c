@@ -619,8 +619,8 @@ static void cs_test_boost_waits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, avg, 4500 * 1000ULL);
 	KUNIT_EXPECT_EQ(test, cs_boost_wait_avg(avg, 8, 12500 * 1000),
 			5500 * 1000ULL);
-	/* One stalled read counts as 500 ms at most. */
-	KUNIT_EXPECT_EQ(test, cs_boost_wait_avg(0, 0, 10000 * MS), 500 * MS);
+	/* One stalled read counts as 50 ms at most. */
+	KUNIT_EXPECT_EQ(test, cs_boost_wait_avg(0, 0, 300 * MS), 50 * MS);
 }
 
 static void cs_test_boost_lead(struct kunit *test)
