@@ -594,25 +594,14 @@ static void cs_test_boost_life(struct kunit *test)
  * wait until the others have had a turn that pays for a seek.
  */
 /*
- * Boosts lead in PARALLEL mode where boosted reads wait behind others':
- * S9's python took 4.3 ms alone and 23-190 ms beside the streams' reads
- * on hddsim's sata, which the model took for a disk where distance is
- * cheap.  Until both kinds are timed the disk's word (it rotates) holds.
+ * The boosted reads' times in debugfs: the mean of the first eight, then a
+ * moving average; one stalled read moves it by at most 50 ms / 8.
  */
 static void cs_test_boost_waits(struct kunit *test)
 {
 	u64 avg = 0;
 	unsigned int n;
 
-	KUNIT_EXPECT_TRUE(test, cs_boost_waits(0, 0, 0, 0));
-	KUNIT_EXPECT_TRUE(test, cs_boost_waits(4 * MS, 8, 4 * MS,
-					       CS_BOOST_WAIT_MIN - 1));
-	KUNIT_EXPECT_TRUE(test, cs_boost_waits(4300 * 1000, 8, 23 * MS, 8));
-	/* A parallel disk: beside others about as fast as alone. */
-	KUNIT_EXPECT_FALSE(test, cs_boost_waits(500 * 1000, 8, 900 * 1000, 8));
-	/* Twice as long but not a seek longer; a seek longer, not twice. */
-	KUNIT_EXPECT_FALSE(test, cs_boost_waits(1 * MS, 8, 2500 * 1000, 8));
-	KUNIT_EXPECT_FALSE(test, cs_boost_waits(10 * MS, 8, 15 * MS, 8));
 	/* The average: the mean at first, then it moves by an eighth. */
 	for (n = 0; n < 8; n++)
 		avg = cs_boost_wait_avg(avg, n, (n + 1) * MS);

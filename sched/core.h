@@ -125,7 +125,7 @@ struct cs_level_share {
  * @boost_served: with CSQ_BOOST, the disk's time its requests and idle
  *	windows took since its boost began, ns
  * @boost_sent: when its one request in the driver was dispatched while it
- *	acted as boosted, for cs_boost_waits(), ns (0: none being timed)
+ *	acted as boosted, timed for debugfs, ns (0: none being timed)
  * @turn: cs_core.turns when it last became the active queue
  * @members: the contexts (cs_ctx.member) whose sync requests it serves
  * @nr_members: entries on @members

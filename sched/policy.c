@@ -467,36 +467,6 @@ u64 cs_boost_wait_avg(u64 avg, unsigned int n, u64 sample)
 }
 
 /**
- * cs_boost_waits() - whether boosted reads wait behind others' requests
- *	in the driver
- * @alone: average time of boosted reads that went to the driver alone, ns
- * @alone_n: how many of those were timed
- * @beside: the same for those that went beside others' requests, ns
- * @beside_n: how many of those were timed
- *
- * The device model's seek figure can say that distance is cheap where a
- * spindle's own cache serves two streams side by side (hddsim's sata under
- * S9's readers: "no seek cost", PARALLEL), while a program's read there
- * took 4.3 ms alone and 23-190 ms behind one to four of the streams'
- * reads.  What the boosted reads themselves took is the evidence: beside
- * others they take a seek longer, and twice as long.  A disk that serves
- * in parallel serves them beside others about as fast as alone.  Until
- * both kinds were timed, the disk is taken at its word that it rotates:
- * a comparison of the modes that started meanwhile (boosts defer only to
- * those that could lead) kept S9's python from leading for 3.3 s.
- *
- * Return: true until both kinds were timed CS_BOOST_WAIT_MIN times, then
- * whether the reads beside others took that much longer.
- */
-bool cs_boost_waits(u64 alone, unsigned int alone_n, u64 beside,
-		    unsigned int beside_n)
-{
-	if (alone_n < CS_BOOST_WAIT_MIN || beside_n < CS_BOOST_WAIT_MIN)
-		return true;
-	return beside > alone + 2 * NSEC_PER_MSEC && beside > 2 * alone;
-}
-
-/**
  * cs_fifo_expired() - whether a request has waited past its deadline
  * @deadline: the request's deadline, ns
  * @now: current time, ns

@@ -140,8 +140,6 @@ struct cs_preempt_input {
 #define CS_BOOST_GAP		(1000 * NSEC_PER_MSEC)
 #define CS_BOOST_TIME		(30000 * NSEC_PER_MSEC)
 #define CS_BOOST_LEAD		(500 * NSEC_PER_MSEC)
-/* Boosted reads timed alone and beside others before they decide. */
-#define CS_BOOST_WAIT_MIN	4
 
 /* Time from @t to @now, 0 if @now is earlier (clocks of other CPUs). */
 static inline u64 cs_since(u64 now, u64 t)
@@ -177,8 +175,6 @@ bool cs_boost_ends(u64 served, u64 budget, u64 boost_until, u64 now);
 u64 cs_boost_lead_add(u64 lead, bool boosted, bool others_wait, u64 dt);
 bool cs_boost_leads(u64 lead, bool leading);
 u64 cs_boost_wait_avg(u64 avg, unsigned int n, u64 sample);
-bool cs_boost_waits(u64 alone, unsigned int alone_n, u64 beside,
-		    unsigned int beside_n);
 
 bool cs_fifo_expired(u64 deadline, u64 now);
 unsigned int cs_async_max_dispatch(unsigned int quantum, bool low_latency,
