@@ -104,6 +104,15 @@ static bool kt_done(struct kt *t, struct request *rq)
 	return cs_core_finish(t->core, rq, t->now);
 }
 
+/* Complete the @n requests of @rqs. */
+static void kt_done_all(struct kt *t, struct request **rqs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		kt_done(t, rqs[i]);
+}
+
 /* Let @ns pass; fire the idle timer if it is due.  Return: a kick. */
 static bool kt_wait(struct kt *t, u64 ns)
 {
@@ -840,14 +849,12 @@ static void cs_test_core_async_near(struct kunit *test)
 	for (n = 0; n < 8 && (out[n] = kt_dispatch(t)); n++)
 		;
 	KUNIT_EXPECT_EQ(test, n, 1U);
-	for (i = 0; i < n; i++)
-		kt_done(t, out[i]);
+	kt_done_all(t, out, n);
 	t->now += 20 * MS;
 	for (n = 0; n < 8 && (out[n] = kt_dispatch(t)); n++)
 		;
 	KUNIT_EXPECT_EQ(test, n, 8U);
-	for (i = 0; i < n; i++)
-		kt_done(t, out[i]);
+	kt_done_all(t, out, n);
 	kt_end(t, 0);
 }
 
@@ -921,8 +928,7 @@ static void cs_test_core_prior_writes_wait(struct kunit *test)
 		else
 			KUNIT_EXPECT_EQ(test, n, 0U);
 		kt_done(t, rd);
-		for (i = 0; i < n; i++)
-			kt_done(t, out[i]);
+		kt_done_all(t, out, n);
 		kt_end(t, 0);
 	}
 }
@@ -1414,8 +1420,7 @@ static void cs_test_core_boost_driver(struct kunit *test)
 	for (n = 0; n < 4 && (out[n] = kt_dispatch(t)); n++)
 		;
 	KUNIT_EXPECT_GE(test, n, 2U);
-	for (i = 0; i < n; i++)
-		kt_done(t, out[i]);
+	kt_done_all(t, out, n);
 	kt_end(t, 0);
 }
 
@@ -1483,8 +1488,7 @@ static void cs_test_core_boost_parallel(struct kunit *test)
 		;
 	KUNIT_EXPECT_EQ(test, n, 1U);
 	kt_done(t, rq);
-	for (i = 0; i < n; i++)
-		kt_done(t, out[i]);
+	kt_done_all(t, out, n);
 	kt_end(t, 0);
 }
 
@@ -1581,8 +1585,7 @@ static unsigned int kt_boost_writes(struct kunit *test, bool seek_cost,
 	for (n = 0; n < 8 && (out[n] = kt_dispatch(t)); n++)
 		;
 	kt_done(t, prog);
-	for (i = 0; i < n; i++)
-		kt_done(t, out[i]);
+	kt_done_all(t, out, n);
 	kt_end(t, 0);
 	return n;
 }
