@@ -589,11 +589,6 @@ static void cs_test_boost_life(struct kunit *test)
 }
 
 /*
- * Issue 15: boosted queues lead by CS_BOOST_LEAD at most, and over time
- * get at most 40% of the disk while others wait; once held back, they
- * wait until the others have had a turn that pays for a seek.
- */
-/*
  * The boosted reads' times in debugfs: the mean of the first eight, then a
  * moving average; one stalled read moves it by at most 50 ms / 8.
  */
@@ -612,6 +607,11 @@ static void cs_test_boost_waits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cs_boost_wait_avg(0, 0, 300 * MS), 50 * MS);
 }
 
+/*
+ * Issue 15: boosted queues lead by CS_BOOST_LEAD at most, and over time
+ * get at most 2/3 of the disk while others wait; once held back, they
+ * wait until the others have had a turn that pays for a seek.
+ */
 static void cs_test_boost_lead(struct kunit *test)
 {
 	u64 lead = 0, boosted = 0, other = 0, turn = 30 * MS, run = 0;
@@ -635,11 +635,11 @@ static void cs_test_boost_lead(struct kunit *test)
 		was = leading;
 		KUNIT_EXPECT_LE(test, lead, CS_BOOST_LEAD + turn);
 	}
-	KUNIT_EXPECT_LE(test, boosted * 100, (boosted + other) * 41);
-	KUNIT_EXPECT_GE(test, boosted * 100, (boosted + other) * 39);
+	KUNIT_EXPECT_LE(test, boosted * 100, (boosted + other) * 68);
+	KUNIT_EXPECT_GE(test, boosted * 100, (boosted + other) * 65);
 	/* The others' turns: 3/4 of the bound's worth of lead paid back. */
 	KUNIT_EXPECT_NE(test, shortest, U64_MAX);
-	KUNIT_EXPECT_GE(test, shortest * 2 / 3, CS_BOOST_LEAD * 3 / 4 - turn);
+	KUNIT_EXPECT_GE(test, shortest * 2, CS_BOOST_LEAD * 3 / 4 - turn);
 	/* The bound and the way back, at their edges. */
 	KUNIT_EXPECT_TRUE(test, cs_boost_leads(CS_BOOST_LEAD - 1, true));
 	KUNIT_EXPECT_FALSE(test, cs_boost_leads(CS_BOOST_LEAD, true));
@@ -653,6 +653,9 @@ static void cs_test_boost_lead(struct kunit *test)
 			2 * CS_BOOST_LEAD);
 	KUNIT_EXPECT_EQ(test, cs_boost_lead_add(turn, false, true, 2 * turn),
 			0ULL);
+	/* Others' time pays the lead back at twice itself. */
+	KUNIT_EXPECT_EQ(test, cs_boost_lead_add(100 * MS, false, true, 20 * MS),
+			60 * MS);
 }
 
 static struct kunit_case cs_order_cases[] = {

@@ -135,11 +135,13 @@ struct cs_preempt_input {
  * has taken the boost tunable of the disk's time or CS_BOOST_TIME has
  * passed; while it reads like a stream it does not lead.  Boosted queues
  * lead only while their lead over waiting queues stays under
- * CS_BOOST_LEAD (cs_boost_leads()).
+ * CS_BOOST_LEAD (cs_boost_leads()); the waiting queues' time pays the lead
+ * back at CS_BOOST_PAYBACK times itself (cs_boost_lead_add()).
  */
 #define CS_BOOST_GAP		(1000 * NSEC_PER_MSEC)
 #define CS_BOOST_TIME		(30000 * NSEC_PER_MSEC)
 #define CS_BOOST_LEAD		(500 * NSEC_PER_MSEC)
+#define CS_BOOST_PAYBACK	2
 
 /* Time from @t to @now, 0 if @now is earlier (clocks of other CPUs). */
 static inline u64 cs_since(u64 now, u64 t)
