@@ -123,6 +123,51 @@ static void cs_test_model_seek_outliers(struct kunit *test)
 }
 
 /*
+ * Boosts on a spindle before its modes are measured: far reads alone that
+ * its cache served (S3's small files between write-back's requests) say
+ * "no seek cost", yet a boosted read may still save a seek, until a
+ * measurement or reads served side by side say otherwise.  Never on a disk
+ * that says it does not rotate or where PARALLEL is forced.
+ */
+static void cs_test_model_may_seek(struct kunit *test)
+{
+	struct cs_model *m = kunit_kzalloc(test, 2 * sizeof(*m), GFP_KERNEL);
+	u64 now = KM_SEC, pos = 0;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	cs_model_init(&m[0], true, NULL, now);
+	KUNIT_EXPECT_TRUE(test, cs_model_may_seek(&m[0]));
+	for (i = 0; i < 2 * CS_MODEL_FAR_ALONE_MIN; i++) {
+		pos += 1 << 22;
+		cs_model_dispatch(&m[0], pos, 256, false, now);
+		now += 500 * 1000;
+		cs_model_complete(&m[0], 256 << 9, CS_MODEL_SYNC, now);
+		now += 100 * 1000;
+	}
+	KUNIT_EXPECT_TRUE(test, m[0].l.seek_known);
+	KUNIT_EXPECT_FALSE(test, cs_model_seek_cost(&m[0]));
+	KUNIT_EXPECT_FALSE(test, cs_model_far_seeks(&m[0]));
+	KUNIT_EXPECT_TRUE(test, cs_model_may_seek(&m[0]));
+	/* A measurement at any level, even an undecided one, decides. */
+	m[0].l.v[CS_MODEL_LEVELS - 1].why = CS_WHY_AB_UNDECIDED;
+	KUNIT_EXPECT_FALSE(test, cs_model_may_seek(&m[0]));
+	m[0].l.v[CS_MODEL_LEVELS - 1].why = CS_WHY_PRIOR;
+	KUNIT_EXPECT_TRUE(test, cs_model_may_seek(&m[0]));
+	/* Reads that gain from sharing the driver: not a spindle. */
+	m[0].l.gain_known = true;
+	m[0].l.parallel = true;
+	KUNIT_EXPECT_FALSE(test, cs_model_may_seek(&m[0]));
+	m[0].l.gain_known = false;
+	cs_model_force(&m[0], CS_FORCE_PARALLEL, now);
+	KUNIT_EXPECT_FALSE(test, cs_model_may_seek(&m[0]));
+	cs_model_force(&m[0], CS_FORCE_SERIAL, now);
+	KUNIT_EXPECT_TRUE(test, cs_model_may_seek(&m[0]));
+	cs_model_init(&m[1], false, NULL, now);
+	KUNIT_EXPECT_FALSE(test, cs_model_may_seek(&m[1]));
+}
+
+/*
  * A drive whose cache serves the streams it reads ahead for: near requests
  * take 0.5 ms, and far ones 0.6 ms (another stream's cached data) except
  * one in four, which seeks (12 ms).  On the whole far requests cost less
@@ -1533,6 +1578,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_seek_outliers),
 	KUNIT_CASE(cs_test_model_seek_noise),
 	KUNIT_CASE(cs_test_model_far_seeks_cached),
+	KUNIT_CASE(cs_test_model_may_seek),
 	KUNIT_CASE(cs_test_model_defer),
 	KUNIT_CASE(cs_test_model_tick_due),
 	KUNIT_CASE(cs_test_model_ab_spindle),

@@ -486,17 +486,18 @@ static void cs_boost_charge(struct cs_core *core, struct cs_queue *cq,
  * Boosts pay on a disk that says it rotates (the only kind that boosts)
  * where a far read may seek: in SERIAL mode, or in PARALLEL mode where the
  * disk's cache serves the streams side by side but what it misses still
- * seeks (cs_model_far_seeks()).  The boosted reads' own times alone and
- * beside others (boost_alone_us, boost_beside_us) are not evidence
- * enough: the virtio disk's reads beside others were as much slower as a
- * spindle's, and boosts there took S10's sequential reader from 40.7 to
- * 24.2 MB/s and its random reader from 635 to 366 IOPS.
+ * seeks, or before the modes were measured (cs_model_may_seek()).  The
+ * boosted reads' own times alone and beside others (boost_alone_us,
+ * boost_beside_us) are not evidence enough: the virtio disk's reads beside
+ * others were as much slower as a spindle's, and boosts there took S10's
+ * sequential reader from 40.7 to 24.2 MB/s and its random reader from 635
+ * to 366 IOPS.
  */
 static bool cs_boost_pays(const struct cs_core *core)
 {
 	return cs_learns(core) &&
 	       (core->mode == CS_MODE_SERIAL ||
-		cs_model_far_seeks(&core->model));
+		cs_model_may_seek(&core->model));
 }
 
 /*
@@ -533,13 +534,18 @@ static bool cs_boost_over_others(const struct cs_core *core)
 /*
  * The model measures nothing while boosted queues could lead and one was
  * about in the last second (between a program's reads it thinks; a
- * measurement started then would keep it from leading at the next).
+ * measurement started then would keep it from leading at the next).  Not
+ * where boosts lead only because the disk was not measured yet
+ * (cs_model_may_seek()): a boosted reader that stays (S10's random reader)
+ * would keep a virtual disk unmeasured, and led, for the boost's 30 s.
  */
 static bool cs_boost_defers(const struct cs_core *core, u64 now)
 {
 	return core->boost_last &&
 	       cs_since(now, core->boost_last) < CS_BOOST_GAP &&
-	       cs_boost_could_lead(core) && cs_boost_over_others(core);
+	       cs_boost_could_lead(core) && cs_boost_over_others(core) &&
+	       (core->mode == CS_MODE_SERIAL ||
+		cs_model_far_seeks(&core->model));
 }
 
 /* Its recent requests show @cq a stream. */

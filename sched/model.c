@@ -1018,6 +1018,34 @@ bool cs_model_far_seeks(const struct cs_model *m)
 }
 
 /**
+ * cs_model_may_seek() - whether a far read may have to seek, for boosts
+ * @m: the model
+ *
+ * cs_model_far_seeks(), or on a disk that says it rotates, until the modes
+ * were measured at some level or its reads are seen served side by side:
+ * a spindle's cache can make far requests served alone look cheap (S3's
+ * small files beside write-back on hddsim's sata said "no-seek-cost" 2 s
+ * into the disk's first run, and its reads took 8.5 s against 3.7-4.1 s
+ * once the modes were measured).
+ *
+ * Return: true if a boosted read may save a seek by going first.
+ */
+bool cs_model_may_seek(const struct cs_model *m)
+{
+	unsigned int i;
+
+	if (cs_model_far_seeks(m))
+		return true;
+	if (m->force != CS_FORCE_AUTO || !m->rotational ||
+	    cs_model_side_by_side(m))
+		return false;
+	for (i = 0; i < CS_MODEL_LEVELS; i++)
+		if (m->l.v[i].why != CS_WHY_PRIOR)
+			return false;
+	return true;
+}
+
+/**
  * cs_model_why_name() - the name of a reason, for debugfs
  * @why: the reason
  *

@@ -309,6 +309,7 @@ bool cs_model_side_by_side(const struct cs_model *m);
 bool cs_model_seek_cost(const struct cs_model *m);
 u64 cs_model_seek_ns(const struct cs_model *m);
 bool cs_model_far_seeks(const struct cs_model *m);
+bool cs_model_may_seek(const struct cs_model *m);
 const char *cs_model_why_name(enum cs_mode_why why);
 
 #endif /* CTXSCHED_MODEL_H */
