@@ -6,7 +6,8 @@
 # the queues in debugfs every 2 s and the device model at the end; boost
 # S9TRACE_BOOST ms (8000; 0: none).  The whole block trace (dispatches
 # and completions too) goes to the results directory as full-<bg>.txt, for
-# tools/bench/exp/s9-waits.py.  Run as
+# tools/bench/exp/s9-waits.py.  S9TRACE_BG lists the backgrounds (default
+# readers); KIND.N runs KIND again, traced to full-KIND.N.txt.  Run as
 #   tools/vm/run -k 6.12 --mem 3072 --modules build/<release>/ko --out DIR -- bash tools/bench/exp/s9trace.sh
 cd "$(dirname "$0")/../../.." || exit 2
 . tools/bench/exp/lib.sh
@@ -21,7 +22,7 @@ for bg in ${S9TRACE_BG:-readers}; do
 	echo "${S9TRACE_BOOST:-8000}" > /sys/block/$d/queue/iosched/boost
 	bench_drop_caches
 	pids=
-	if [ "$bg" = readers ]; then
+	if [ "${bg%%.*}" = readers ]; then
 		for at in 40 70; do
 			dd if=/dev/$d of=/dev/null bs=1M status=none \
 				skip=$((size * at / 100 >> 20)) count=65536 &
