@@ -367,6 +367,51 @@ static void cs_test_core_merge_split(struct kunit *test)
 	kt_end(t, 0);
 }
 
+/*
+ * Contexts that a split leaves in new queues are not programs starting:
+ * only their first queues are boosted (S9's dd readers, merged and split
+ * 15 times as cooperators, were boosted again after each split, and their
+ * reads went in beside a starting program's as boosted ones).
+ */
+static void cs_test_core_split_no_boost(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *c[3];
+	struct request *rq;
+	sector_t pos = 0;
+	unsigned int i;
+
+	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
+	for (i = 0; i < 3; i++)
+		c[i] = kt_ctx(t, 20 + i);
+	for (i = 0; i < 30; i++) {
+		rq = kt_read(t, pos);
+		kt_insert(t, rq, c[i % 3]);
+		KUNIT_ASSERT_PTR_EQ(test, kt_serve(t), rq);
+		t->now += 100 * 1000;
+		kt_done(t, rq);
+		pos += 128;
+	}
+	KUNIT_EXPECT_EQ(test, t->core->stats.boosted, 3ULL);
+	KUNIT_EXPECT_EQ(test, kt_q(c[0])->nr_members, 3U);
+	for (i = 0; i < 12; i++) {
+		rq = kt_read(t, ((sector_t)(i % 3) << 26) + i * 128);
+		kt_insert(t, rq, c[i % 3]);
+		rq = kt_dispatch(t);
+		if (rq)
+			kt_done(t, rq);
+		kt_wait(t, 20 * MS);
+	}
+	KUNIT_EXPECT_GE(test, t->core->stats.coop_split, 1ULL);
+	KUNIT_EXPECT_PTR_NE(test, kt_q(c[0]), kt_q(c[1]));
+	KUNIT_EXPECT_EQ(test, t->core->stats.boosted, 3ULL);
+	/* A context that was quiet for CS_BOOST_GAP is boosted again. */
+	kt_wait(t, CS_BOOST_GAP + 10 * MS);
+	kt_insert(t, kt_read(t, (sector_t)1 << 28), c[0]);
+	KUNIT_EXPECT_TRUE(test, cs_queue_boosted(kt_q(c[0])));
+	kt_end(t, 0);
+}
+
 /* group_by=process: the threads of a process share one queue. */
 static void cs_test_core_group_by(struct kunit *test)
 {
@@ -1962,6 +2007,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_requeue),
 	KUNIT_CASE(cs_test_core_ctx_exit),
 	KUNIT_CASE(cs_test_core_merge_split),
+	KUNIT_CASE(cs_test_core_split_no_boost),
 	KUNIT_CASE(cs_test_core_group_by),
 	KUNIT_CASE(cs_test_core_parallel_turns),
 	KUNIT_CASE(cs_test_core_parallel_no_idle),

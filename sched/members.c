@@ -81,6 +81,7 @@ static struct cs_queue *cs_sync_queue_find(struct cs_core *core,
 {
 	enum cs_group_by by = core->group_by;
 	struct cs_queue *cq = ctx->sync_q;
+	u64 done = cq ? cq->last_done : 0;
 	unsigned long key;
 
 	if (cq && (cq->flags & CSQ_SPLIT)) {
@@ -103,6 +104,14 @@ static struct cs_queue *cs_sync_queue_find(struct cs_core *core,
 		cq = cs_alloc_queue(core, true, pclass, level);
 		if (!cq)
 			return NULL;
+		/*
+		 * A context that leaves a queue is not a program starting:
+		 * without the old queue's last completion its first request
+		 * here would start a boost (S9's two dd readers, split 15
+		 * times as cooperators, were boosted again each time and
+		 * went in beside python's reads as boosted ones).
+		 */
+		cq->last_done = done;
 		if (by == CS_GROUP_PROCESS) {
 			cq->key = key;
 			hash_add(core->keyed, &cq->key_node, key);
