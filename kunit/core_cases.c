@@ -326,6 +326,39 @@ static void cs_test_core_ctx_exit(struct kunit *test)
 	kt_end(t, 0);
 }
 
+/* Three contexts read one stream in turn, 64 KiB each. */
+static void kt_one_stream(struct kt *t, struct cs_kctx **c)
+{
+	struct request *rq;
+	sector_t pos = 0;
+	unsigned int i;
+
+	for (i = 0; i < 30; i++) {
+		rq = kt_read(t, pos);
+		kt_insert(t, rq, c[i % 3]);
+		KUNIT_ASSERT_PTR_EQ(t->test, kt_serve(t), rq);
+		t->now += 100 * 1000;
+		kt_done(t, rq);
+		pos += 128;
+	}
+}
+
+/* The same three contexts each read their own far area. */
+static void kt_far_apart(struct kt *t, struct cs_kctx **c)
+{
+	struct request *rq;
+	unsigned int i;
+
+	for (i = 0; i < 12; i++) {
+		rq = kt_read(t, ((sector_t)(i % 3) << 26) + i * 128);
+		kt_insert(t, rq, c[i % 3]);
+		rq = kt_dispatch(t);
+		if (rq)
+			kt_done(t, rq);
+		kt_wait(t, 20 * MS);
+	}
+}
+
 /*
  * Three contexts read one stream in turn, 64 KiB each: once each has a
  * history they are merged into the active queue, so the stream is one
@@ -335,33 +368,17 @@ static void cs_test_core_merge_split(struct kunit *test)
 {
 	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
 	struct cs_kctx *c[3];
-	struct request *rq;
-	sector_t pos = 0;
 	unsigned int i;
 
 	for (i = 0; i < 3; i++)
 		c[i] = kt_ctx(t, 20 + i);
-	for (i = 0; i < 30; i++) {
-		rq = kt_read(t, pos);
-		kt_insert(t, rq, c[i % 3]);
-		KUNIT_ASSERT_PTR_EQ(test, kt_serve(t), rq);
-		t->now += 100 * 1000;
-		kt_done(t, rq);
-		pos += 128;
-	}
+	kt_one_stream(t, c);
 	KUNIT_EXPECT_GE(test, t->core->stats.coop_merged, 2ULL);
 	KUNIT_EXPECT_PTR_EQ(test, kt_q(c[0]), kt_q(c[1]));
 	KUNIT_EXPECT_PTR_EQ(test, kt_q(c[1]), kt_q(c[2]));
 	KUNIT_EXPECT_EQ(test, kt_q(c[0])->nr_members, 3U);
 	/* Now each reads its own far area: every request seeks. */
-	for (i = 0; i < 12; i++) {
-		rq = kt_read(t, ((sector_t)(i % 3) << 26) + i * 128);
-		kt_insert(t, rq, c[i % 3]);
-		rq = kt_dispatch(t);
-		if (rq)
-			kt_done(t, rq);
-		kt_wait(t, 20 * MS);
-	}
+	kt_far_apart(t, c);
 	KUNIT_EXPECT_GE(test, t->core->stats.coop_split, 1ULL);
 	KUNIT_EXPECT_PTR_NE(test, kt_q(c[0]), kt_q(c[1]));
 	kt_end(t, 0);
@@ -377,31 +394,15 @@ static void cs_test_core_split_no_boost(struct kunit *test)
 {
 	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
 	struct cs_kctx *c[3];
-	struct request *rq;
-	sector_t pos = 0;
 	unsigned int i;
 
 	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
 	for (i = 0; i < 3; i++)
 		c[i] = kt_ctx(t, 20 + i);
-	for (i = 0; i < 30; i++) {
-		rq = kt_read(t, pos);
-		kt_insert(t, rq, c[i % 3]);
-		KUNIT_ASSERT_PTR_EQ(test, kt_serve(t), rq);
-		t->now += 100 * 1000;
-		kt_done(t, rq);
-		pos += 128;
-	}
+	kt_one_stream(t, c);
 	KUNIT_EXPECT_EQ(test, t->core->stats.boosted, 3ULL);
 	KUNIT_EXPECT_EQ(test, kt_q(c[0])->nr_members, 3U);
-	for (i = 0; i < 12; i++) {
-		rq = kt_read(t, ((sector_t)(i % 3) << 26) + i * 128);
-		kt_insert(t, rq, c[i % 3]);
-		rq = kt_dispatch(t);
-		if (rq)
-			kt_done(t, rq);
-		kt_wait(t, 20 * MS);
-	}
+	kt_far_apart(t, c);
 	KUNIT_EXPECT_GE(test, t->core->stats.coop_split, 1ULL);
 	KUNIT_EXPECT_PTR_NE(test, kt_q(c[0]), kt_q(c[1]));
 	KUNIT_EXPECT_EQ(test, t->core->stats.boosted, 3ULL);
