@@ -413,6 +413,52 @@ static void cs_test_core_split_no_boost(struct kunit *test)
 	kt_end(t, 0);
 }
 
+/*
+ * A request that lands on the head its own queue's last dispatch left
+ * continues its own stream, not the active queue's.  Another queue's
+ * request is the last dispatched where the active queue was chosen but
+ * held back (behind a boosted read, a real-time reader, a higher level),
+ * or where turns pass on a parallel disk.  S9's two dd readers, 30% of
+ * the disk apart, were merged at "distance 0" so, and split again, 15
+ * times in one start-up.
+ */
+static void cs_test_core_coop_own_head(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *a = kt_ctx(t, 20), *b = kt_ctx(t, 21);
+	sector_t pa = 0, pb = (sector_t)1 << 26;
+	struct request *rq;
+	unsigned int i;
+
+	/* a reads a stream and, active, waits for its next read. */
+	for (i = 0; i < 4; i++) {
+		rq = kt_read(t, pa);
+		kt_insert(t, rq, a);
+		KUNIT_ASSERT_PTR_EQ(test, kt_serve(t), rq);
+		t->now += 100 * 1000;
+		kt_done(t, rq);
+		pa += 128;
+	}
+	KUNIT_ASSERT_PTR_EQ(test, t->core->active, kt_q(a));
+	/* b reads its own stream far away meanwhile. */
+	for (i = 0; i < 4; i++) {
+		kt_insert(t, kt_read(t, pb), b);
+		pb += 128;
+	}
+	KUNIT_ASSERT_PTR_EQ(test, t->core->active, kt_q(a));
+	/* b's last read went to the driver: the head is where it ended. */
+	t->core->head = pb;
+	t->core->head_q = kt_q(b);
+	kt_insert(t, kt_read(t, pb), b);
+	KUNIT_EXPECT_EQ(test, t->core->stats.coop_merged, 0ULL);
+	KUNIT_EXPECT_PTR_NE(test, kt_q(a), kt_q(b));
+	/* A read that continues a's stream does join it. */
+	kt_insert(t, kt_read(t, pa), b);
+	KUNIT_EXPECT_EQ(test, t->core->stats.coop_merged, 1ULL);
+	KUNIT_EXPECT_PTR_EQ(test, kt_q(a), kt_q(b));
+	kt_end(t, 0);
+}
+
 /* group_by=process: the threads of a process share one queue. */
 static void cs_test_core_group_by(struct kunit *test)
 {
@@ -2009,6 +2055,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_ctx_exit),
 	KUNIT_CASE(cs_test_core_merge_split),
 	KUNIT_CASE(cs_test_core_split_no_boost),
+	KUNIT_CASE(cs_test_core_coop_own_head),
 	KUNIT_CASE(cs_test_core_group_by),
 	KUNIT_CASE(cs_test_core_parallel_turns),
 	KUNIT_CASE(cs_test_core_parallel_no_idle),

@@ -123,6 +123,8 @@ void cs_put_queue(struct cs_core *core, struct cs_queue *cq)
 		       !list_empty(&cq->rr) || !list_empty(&cq->members) ||
 		       core->active == cq);
 	cs_unkey(core, cq);
+	if (core->head_q == cq)
+		core->head_q = NULL;
 	cs_env_free_queue(core, cq);
 }
 
@@ -1882,6 +1884,7 @@ struct request *cs_core_dispatch(struct cs_core *core, u64 now)
 	}
 	core->in_driver[sync]++;
 	core->head = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	core->head_q = cq;
 	core->stats.dispatched++;
 	return rq;
 }

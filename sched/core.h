@@ -266,6 +266,9 @@ struct cs_stats {
  * @async_q: shared async queues by class and level
  * @fallback: queue for requests when allocating a queue fails
  * @head: sector following the last dispatched request
+ * @head_q: the queue that dispatched it (NULL once that queue is freed);
+ *	compared, never followed: a request at @head continues the active
+ *	queue's stream only if the active queue put the head there
  * @nr_queued: requests in queues and on @dispatch
  * @in_driver: requests dispatched and not finished, [0] async, [1] sync
  * @rt_in_driver: the real-time queues' part of @in_driver
@@ -326,6 +329,7 @@ struct cs_core {
 	struct cs_queue *async_q[CS_NR_CLASSES][CS_NR_LEVELS];
 	struct cs_queue fallback;
 	sector_t head;
+	const struct cs_queue *head_q;
 	unsigned int nr_queued;
 	unsigned int in_driver[2];
 	unsigned int rt_in_driver;

@@ -307,7 +307,16 @@ struct cs_queue *cs_try_cooperate(struct cs_core *core, struct cs_queue *cq,
 	if (!active || active == cq ||
 	    ((active->flags | cq->flags) & (CSQ_FALLBACK | CSQ_SPLIT)))
 		return cq;
-	d_head = pos >= core->head ? pos - core->head : core->head - pos;
+	/*
+	 * The head continues the active queue's stream only where the active
+	 * queue put it there: beside it (PARALLEL mode, boosts, write-back)
+	 * the head is often @cq's own last request, and @cq's next request
+	 * lands on it at distance 0 however far the two streams are apart.
+	 */
+	d_head = U64_MAX;
+	if (core->head_q == active)
+		d_head = pos >= core->head ? pos - core->head :
+					     core->head - pos;
 	d_last = pos >= active->last_end ? pos - active->last_end :
 					   active->last_end - pos;
 	/*
