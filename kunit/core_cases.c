@@ -1629,6 +1629,8 @@ static void cs_test_core_boost_evidence(struct kunit *test)
 	t = kt_new_undecided(test);
 	t->core->model.l.seek_known = true;
 	t->core->model.l.seek_cost = false;
+	/* Cheap as found by enough far reads served alone, none slow. */
+	t->core->model.l.far_n = 1U << CS_MODEL_SLOW_SHIFT;
 	t->core->boost_alone = 4 * MS;
 	t->core->boost_beside = 20 * MS;
 	t->core->boost_alone_n = 8;
@@ -1643,8 +1645,10 @@ static void cs_test_core_boost_evidence(struct kunit *test)
  * On a spindle not measured yet, in the prior's PARALLEL mode, where far
  * reads alone that its cache served said "no seek cost" (S3's first run on
  * a disk: its reads took 8.5 s against 3.7-4.1 s once measured), boosts
- * lead; but the model does not wait for them to measure the modes, and
- * once a measurement found PARALLEL they lead no more.
+ * lead; but the model does not wait for them to measure the modes.  A
+ * measurement that finds PARALLEL does not stop them (a spindle's cache
+ * serving two streams wins it: S9's first start-up on a fresh disk); 64
+ * far reads served alone, none of them slow, do.
  */
 static void cs_test_core_boost_unmeasured(struct kunit *test)
 {
@@ -1668,6 +1672,9 @@ static void cs_test_core_boost_unmeasured(struct kunit *test)
 		m->l.v[i].mode = CS_MODE_PARALLEL;
 		m->l.v[i].why = CS_WHY_AB;
 	}
+	KUNIT_EXPECT_TRUE(test, cs_queue_leads(t->core, kt_q(b)));
+	m->l.far_n = 1U << CS_MODEL_SLOW_SHIFT;
+	m->l.far_slow = 0;
 	KUNIT_EXPECT_FALSE(test, cs_boost_could_lead(t->core));
 	KUNIT_EXPECT_FALSE(test, cs_queue_leads(t->core, kt_q(b)));
 	kt_end(t, 0);
@@ -1698,6 +1705,8 @@ static unsigned int kt_boost_writes(struct kunit *test, bool seek_cost,
 	}
 	m->l.seek_known = true;
 	m->l.seek_cost = seek_cost;
+	/* Found by enough far reads served alone, none slow. */
+	m->l.far_n = 1U << CS_MODEL_SLOW_SHIFT;
 	WRITE_ONCE(t->core->tun[CS_T_BOOST], 8000 * MS);
 	kt_insert(t, prog, b);
 	KUNIT_ASSERT_EQ(test, t->core->mode, CS_MODE_PARALLEL);

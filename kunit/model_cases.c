@@ -123,48 +123,61 @@ static void cs_test_model_seek_outliers(struct kunit *test)
 }
 
 /*
- * Boosts on a spindle before its modes are measured: far reads alone that
- * its cache served (S3's small files between write-back's requests) say
- * "no seek cost", yet a boosted read may still save a seek, until a
- * measurement or reads served side by side say otherwise.  Never on a disk
- * that says it does not rotate or where PARALLEL is forced.
+ * Boosts on a spindle before enough reads were served alone to tell: far
+ * reads alone that its cache served (S3's small files between
+ * write-back's requests) say "no seek cost", and its cache serving two
+ * streams says "side by side", yet a boosted read may still save a seek.
+ * 64 far reads served alone, few of them slow, tell; so do 64 far and 64
+ * near ones (then cs_model_far_seeks() decides).  A measurement of the
+ * modes or the gain figure does not.  Never on a disk that says it does
+ * not rotate or where PARALLEL is forced.
  */
+static void kt_far_alone(struct cs_model *m, u64 *now, u64 *pos,
+			 unsigned int n, bool some_slow)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		*pos += 1 << 22;
+		cs_model_dispatch(m, *pos, 256, false, *now);
+		*now += some_slow && i % 4 == 3 ? 12 * MS : 500 * 1000;
+		cs_model_complete(m, 256 << 9, CS_MODEL_SYNC, *now);
+		*now += 100 * 1000;
+	}
+}
+
 static void cs_test_model_may_seek(struct kunit *test)
 {
-	struct cs_model *m = kunit_kzalloc(test, 2 * sizeof(*m), GFP_KERNEL);
+	struct cs_model *m = kunit_kzalloc(test, 3 * sizeof(*m), GFP_KERNEL);
 	u64 now = KM_SEC, pos = 0;
-	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	cs_model_init(&m[0], true, NULL, now);
 	KUNIT_EXPECT_TRUE(test, cs_model_may_seek(&m[0]));
-	for (i = 0; i < 2 * CS_MODEL_FAR_ALONE_MIN; i++) {
-		pos += 1 << 22;
-		cs_model_dispatch(&m[0], pos, 256, false, now);
-		now += 500 * 1000;
-		cs_model_complete(&m[0], 256 << 9, CS_MODEL_SYNC, now);
-		now += 100 * 1000;
-	}
+	kt_far_alone(&m[0], &now, &pos, (1U << CS_MODEL_SLOW_SHIFT) - 1,
+		     false);
 	KUNIT_EXPECT_TRUE(test, m[0].l.seek_known);
 	KUNIT_EXPECT_FALSE(test, cs_model_seek_cost(&m[0]));
 	KUNIT_EXPECT_FALSE(test, cs_model_far_seeks(&m[0]));
-	KUNIT_EXPECT_TRUE(test, cs_model_may_seek(&m[0]));
-	/* A measurement at any level, even an undecided one, decides. */
-	m[0].l.v[CS_MODEL_LEVELS - 1].why = CS_WHY_AB_UNDECIDED;
-	KUNIT_EXPECT_FALSE(test, cs_model_may_seek(&m[0]));
-	m[0].l.v[CS_MODEL_LEVELS - 1].why = CS_WHY_PRIOR;
-	KUNIT_EXPECT_TRUE(test, cs_model_may_seek(&m[0]));
-	/* Reads that gain from sharing the driver: not a spindle. */
+	/* Not yet enough to tell, whatever else was found. */
+	m[0].l.v[CS_MODEL_LEVELS - 1].why = CS_WHY_AB;
 	m[0].l.gain_known = true;
 	m[0].l.parallel = true;
-	KUNIT_EXPECT_FALSE(test, cs_model_may_seek(&m[0]));
-	m[0].l.gain_known = false;
-	cs_model_force(&m[0], CS_FORCE_PARALLEL, now);
+	KUNIT_EXPECT_TRUE(test, cs_model_may_seek(&m[0]));
+	kt_far_alone(&m[0], &now, &pos, 1, false);
 	KUNIT_EXPECT_FALSE(test, cs_model_may_seek(&m[0]));
 	cs_model_force(&m[0], CS_FORCE_SERIAL, now);
 	KUNIT_EXPECT_TRUE(test, cs_model_may_seek(&m[0]));
-	cs_model_init(&m[1], false, NULL, now);
+	/* One far read in four seeks, and no near ones to compare with. */
+	cs_model_init(&m[1], true, NULL, now);
+	kt_far_alone(&m[1], &now, &pos, 4U << CS_MODEL_SLOW_SHIFT, true);
+	KUNIT_EXPECT_FALSE(test, cs_model_seek_cost(&m[1]));
+	KUNIT_EXPECT_FALSE(test, cs_model_far_seeks(&m[1]));
+	KUNIT_EXPECT_TRUE(test, cs_model_may_seek(&m[1]));
+	cs_model_force(&m[1], CS_FORCE_PARALLEL, now);
 	KUNIT_EXPECT_FALSE(test, cs_model_may_seek(&m[1]));
+	cs_model_init(&m[2], false, NULL, now);
+	KUNIT_EXPECT_FALSE(test, cs_model_may_seek(&m[2]));
 }
 
 /*

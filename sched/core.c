@@ -488,7 +488,8 @@ static void cs_boost_charge(struct cs_core *core, struct cs_queue *cq,
  * Boosts pay on a disk that says it rotates (the only kind that boosts)
  * where a far read may seek: in SERIAL mode, or in PARALLEL mode where the
  * disk's cache serves the streams side by side but what it misses still
- * seeks, or before the modes were measured (cs_model_may_seek()).  The
+ * seeks, or until enough reads were served alone to tell
+ * (cs_model_may_seek()).  The
  * boosted reads' own times alone and beside others (boost_alone_us,
  * boost_beside_us) are not evidence enough: the virtio disk's reads beside
  * others were as much slower as a spindle's, and boosts there took S10's
@@ -537,7 +538,7 @@ static bool cs_boost_over_others(const struct cs_core *core)
  * The model measures nothing while boosted queues could lead and one was
  * about in the last second (between a program's reads it thinks; a
  * measurement started then would keep it from leading at the next).  Not
- * where boosts lead only because the disk was not measured yet
+ * where boosts lead only because too few reads were served alone to tell
  * (cs_model_may_seek()): a boosted reader that stays (S10's random reader)
  * would keep a virtual disk unmeasured, and led, for the boost's 30 s.
  */
