@@ -381,7 +381,7 @@ MUTANTS = [
     ("15: far reads alone with one in four seeking count as cheap",
      "sched/model.c",
      "\t       l->far_slow >= CS_MODEL_FAR_SLOW_MIN;\n}",
-     "\t       l->far_slow >= CS_MODEL_FAR_SLOW_MIN * 0;\n}",
+     "\t       l->far_slow < 2048;\n}",
      "cs_test_model_may_seek"),
     ("15: boosts that lead only for want of a measurement keep it from starting",
      "sched/core.c",
