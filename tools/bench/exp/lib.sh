@@ -14,3 +14,37 @@ dump() {
 	echo "## $1: $(tr '\n' ' ' < "$CS_DEBUGFS/$d/model" |
 		sed 's/seek_known.*present_avg/.. present_avg/' | cut -c1-600)"
 }
+# S9's experiments: ext4 with python on the disk (s9_app NAME: work files
+# under /tmp/NAME), S9's two sequential buffered readers at 40% and 70% of
+# the disk, given 3 s to get going (s9_readers; s9_readers_stop), and one
+# cold start-up, its seconds in $s9_secs (s9_start).
+s9_app() {
+	# shellcheck disable=SC2034 # read by tools/bench/lib.sh
+	BENCH_OUT=/tmp/$1 BENCH_RAW=/tmp/$1/raw
+	mkdir -p "$BENCH_RAW"
+	bench_ext4 "$d" || cs_fail "mkfs or mount"
+	# shellcheck disable=SC2153 # set by tools/bench/lib.sh
+	bench_python_app "$BENCH_MNT/app" || cs_fail "python app"
+}
+s9_readers() {
+	local at
+	s9_pids=
+	for at in 40 70; do
+		dd if=/dev/$d of=/dev/null bs=1M status=none \
+			skip=$((size * at / 100 >> 20)) count=65536 &
+		s9_pids+=" $!"
+	done
+	sleep 3
+}
+s9_readers_stop() {
+	local p
+	for p in $s9_pids; do kill "$p"; wait "$p" 2>/dev/null; done
+	s9_pids=
+}
+s9_start() {
+	local t0=$EPOCHREALTIME
+	timeout 120 chroot "$BENCH_MNT/app" "$BENCH_PY" -c "$BENCH_PY_CODE" ||
+		echo "start-up failed or timed out"
+	# shellcheck disable=SC2034 # read by the experiments
+	s9_secs=$(python3 -c "print(f'{$EPOCHREALTIME - $t0:.2f}')")
+}

@@ -14,30 +14,18 @@
 cd "$(dirname "$0")/../../.." || exit 2
 . tools/bench/exp/lib.sh
 . tools/bench/lib.sh
-BENCH_OUT=/tmp/s9fresh BENCH_RAW=/tmp/s9fresh/raw
-mkdir -p "$BENCH_RAW"
-bench_ext4 "$d" || cs_fail "mkfs or mount"
-bench_python_app "$BENCH_MNT/app" || cs_fail "python app"
+s9_app s9fresh
 start() {
-	local sched=$1 kind=$2 pids="" at t0
+	local sched=$1 kind=$2
 	cs_sched_set /dev/$d none
 	cs_sched_set /dev/$d "$sched"
 	[ "$sched" = ctxsched ] && [ "${S9FRESH_KEEP:-0}" != 1 ] &&
 		echo auto > /sys/block/$d/queue/iosched/device_mode
 	bench_drop_caches
-	if [ "$kind" = readers ]; then
-		for at in 40 70; do
-			dd if=/dev/$d of=/dev/null bs=1M status=none \
-				skip=$((size * at / 100 >> 20)) count=65536 &
-			pids+=" $!"
-		done
-		sleep 3
-	fi
-	t0=$EPOCHREALTIME
-	timeout 120 chroot "$BENCH_MNT/app" "$BENCH_PY" -c "$BENCH_PY_CODE" ||
-		echo "start-up failed or timed out"
-	echo "## $sched $kind: $(python3 -c "print(f'{$EPOCHREALTIME - $t0:.2f}')") s"
-	for at in $pids; do kill "$at"; wait "$at" 2>/dev/null; done
+	[ "$kind" = readers ] && s9_readers
+	s9_start
+	echo "## $sched $kind: $s9_secs s"
+	s9_readers_stop
 	if [ "$sched" = ctxsched ]; then
 		echo "## model: $(grep -E '^(mode|seek_cost|far_seeks|near_samples|far_samples|near_slow_per_1024|far_slow_per_1024|gain_per_1024|changes) ' "$CS_DEBUGFS/$d/model" | tr '\n' ' ')"
 		grep -E '^(boost[a-z_]*|coop_[a-z]*) ' "$CS_DEBUGFS/$d/stats" |

@@ -12,40 +12,27 @@
 cd "$(dirname "$0")/../../.." || exit 2
 . tools/bench/exp/lib.sh
 . tools/bench/lib.sh
-BENCH_OUT=/tmp/s9trace BENCH_RAW=/tmp/s9trace/raw
-mkdir -p "$BENCH_RAW"
-bench_ext4 "$d" || cs_fail "mkfs or mount"
-bench_python_app "$BENCH_MNT/app" || cs_fail "python app"
+s9_app s9trace
 tr=/sys/kernel/tracing
 for bg in ${S9TRACE_BG:-readers}; do
 	cs_sched_set /dev/$d none; cs_sched_set /dev/$d ctxsched
 	echo "${S9TRACE_BOOST:-8000}" > /sys/block/$d/queue/iosched/boost
 	bench_drop_caches
-	pids=
-	if [ "${bg%%.*}" = readers ]; then
-		for at in 40 70; do
-			dd if=/dev/$d of=/dev/null bs=1M status=none \
-				skip=$((size * at / 100 >> 20)) count=65536 &
-			pids+=" $!"
-		done
-		sleep 3
-	fi
+	[ "${bg%%.*}" = readers ] && s9_readers
 	echo 131072 > $tr/buffer_size_kb
 	echo > $tr/trace
 	echo 1 > /sys/block/$d/trace/enable
 	echo blk > $tr/current_tracer
 	( while sleep 2; do echo "## queues"; cat "$CS_DEBUGFS/$d/queues"; done ) &
 	qp=$!
-	t0=$EPOCHREALTIME
-	timeout 120 chroot "$BENCH_MNT/app" "$BENCH_PY" -c "$BENCH_PY_CODE" ||
-		echo "start-up failed or timed out"
-	echo "## $bg: $(python3 -c "print(f'{$EPOCHREALTIME - $t0:.2f}')") s"
+	s9_start
+	echo "## $bg: $s9_secs s"
 	kill $qp; wait $qp 2>/dev/null
 	grep ' m  *N cs' $tr/trace > /tmp/s9trace.txt
 	[ -d /results ] && cp $tr/trace "/results/full-$bg.txt"
 	echo nop > $tr/current_tracer
 	echo 0 > /sys/block/$d/trace/enable
-	for p in $pids; do kill "$p"; wait "$p" 2>/dev/null; done
+	s9_readers_stop
 	grep -E '^(slices|preempted|idle_armed|idle_hit|idle_expired|boost[a-z_]*) ' \
 		"$CS_DEBUGFS/$d/stats" | tr '\n' ' '; echo
 	echo "## model:"
