@@ -499,6 +499,24 @@ bench_python_start() {
 	chroot "$1" "$BENCH_PY" -c "$BENCH_PY_CODE"
 }
 
+# bench_s3_tree DIR N: S3's small files, a source tree's worth: N files of
+# 0.5-64 KiB (log-uniform) in top-level directories of 50, which ext4
+# spreads over the block groups.  Deterministic, so every boot reads the
+# same tree.
+bench_s3_tree() {
+	python3 - "$1" "$2" <<'PY'
+import os, random, sys
+root, n = sys.argv[1], int(sys.argv[2])
+rng = random.Random(2005)
+for i in range(n):
+    d = os.path.join(root, "d%03d" % (i // 50))
+    os.makedirs(d, exist_ok=True)
+    size = int(2 ** rng.uniform(9, 16))
+    with open(os.path.join(d, "f%04d" % i), "wb") as f:
+        f.write(rng.randbytes(size))
+PY
+}
+
 # bench_ext4 DEV: ext4 over DEV's first 16 GiB, mounted at BENCH_MNT (S3,
 # S9).  Few inodes and a small journal keep mkfs short under TCG; every
 # table is initialised now, so that no lazy-init thread writes during the

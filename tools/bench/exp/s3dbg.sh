@@ -17,16 +17,7 @@ mkdir -p "$BENCH_RAW"
 modprobe bfq
 mnt=$BENCH_MNT tree=$BENCH_MNT/tree big=$BENCH_MNT/big
 bench_ext4 "$d" || cs_fail "mkfs or mount"
-python3 - "$tree" 600 <<'PY' || cs_fail "small files"
-import os, random, sys
-root, n = sys.argv[1], int(sys.argv[2])
-rng = random.Random(2005)
-for i in range(n):
-    p = os.path.join(root, "d%03d" % (i // 50))
-    os.makedirs(p, exist_ok=True)
-    with open(os.path.join(p, "f%04d" % i), "wb") as f:
-        f.write(rng.randbytes(int(2 ** rng.uniform(9, 16))))
-PY
+bench_s3_tree "$tree" 600 || cs_fail "small files"
 dd if=/dev/zero of="$big" bs=4M count=128 conv=fsync status=none
 bench_dirty_limits on
 stats() {

@@ -16,20 +16,8 @@ big_mb=512
 
 # The file system covers the first 16 GiB (bench_ext4).
 bench_ext4 "$dev" || exit 1
-# A source tree's worth of small files: S3_FILES files of 0.5-64 KiB
-# (log-uniform) in top-level directories of 50, which ext4 spreads over the
-# block groups.  Deterministic, so every boot reads the same tree.
-python3 - "$tree" "$S3_FILES" <<'PY' || { bench_error "creating the small files failed"; exit 1; }
-import os, random, sys
-root, n = sys.argv[1], int(sys.argv[2])
-rng = random.Random(2005)
-for i in range(n):
-    d = os.path.join(root, "d%03d" % (i // 50))
-    os.makedirs(d, exist_ok=True)
-    size = int(2 ** rng.uniform(9, 16))
-    with open(os.path.join(d, "f%04d" % i), "wb") as f:
-        f.write(rng.randbytes(size))
-PY
+bench_s3_tree "$tree" "$S3_FILES" ||
+	{ bench_error "creating the small files failed"; exit 1; }
 dd if=/dev/zero of="$big" bs=4M count=$((big_mb / 4)) conv=fsync status=none ||
 	{ bench_error "writing $big failed"; exit 1; }
 bench_log "S3: $S3_FILES files, $(du -sm "$tree" | cut -f1) MiB; $big_mb MiB file"
