@@ -48,3 +48,19 @@ s9_start() {
 	# shellcheck disable=SC2034 # read by the experiments
 	s9_secs=$(python3 -c "print(f'{$EPOCHREALTIME - $t0:.2f}')")
 }
+# S3's experiments: ext4 with S3's 600 small files and its 512 MiB file
+# to overwrite, S3's write-back limits on, bfq loaded (s3_disk NAME: work
+# files under /tmp/NAME; the mount point, the tree and the big file in
+# $mnt, $tree and $big).
+s3_disk() {
+	# shellcheck disable=SC2034 # read by tools/bench/lib.sh
+	BENCH_OUT=/tmp/$1 BENCH_RAW=/tmp/$1/raw
+	mkdir -p "$BENCH_RAW"
+	modprobe bfq
+	# shellcheck disable=SC2153 # set by tools/bench/lib.sh
+	mnt=$BENCH_MNT tree=$BENCH_MNT/tree big=$BENCH_MNT/big
+	bench_ext4 "$d" || cs_fail "mkfs or mount"
+	bench_s3_tree "$tree" 600 || cs_fail "small files"
+	dd if=/dev/zero of="$big" bs=4M count=128 conv=fsync status=none
+	bench_dirty_limits on
+}

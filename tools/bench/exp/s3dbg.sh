@@ -12,14 +12,7 @@
 cd "$(dirname "$0")/../../.." || exit 2
 . tools/bench/exp/lib.sh
 . tools/bench/lib.sh
-BENCH_OUT=/tmp/s3dbg BENCH_RAW=/tmp/s3dbg/raw
-mkdir -p "$BENCH_RAW"
-modprobe bfq
-mnt=$BENCH_MNT tree=$BENCH_MNT/tree big=$BENCH_MNT/big
-bench_ext4 "$d" || cs_fail "mkfs or mount"
-bench_s3_tree "$tree" 600 || cs_fail "small files"
-dd if=/dev/zero of="$big" bs=4M count=128 conv=fsync status=none
-bench_dirty_limits on
+s3_disk s3dbg
 stats() {
 	grep -E '^(boosted|boost_preempted|boost_lead_us|boost_held|idle_armed|idle_hit|dispatched|preempted) ' \
 		"$CS_DEBUGFS/$d/stats" | tr '\n' ' '

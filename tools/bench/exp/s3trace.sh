@@ -11,15 +11,8 @@
 cd "$(dirname "$0")/../../.." || exit 2
 . tools/bench/exp/lib.sh
 . tools/bench/lib.sh
-BENCH_OUT=/tmp/s3trace BENCH_RAW=/tmp/s3trace/raw
-mkdir -p "$BENCH_RAW"
-modprobe bfq
+s3_disk s3trace
 tr=/sys/kernel/tracing
-mnt=$BENCH_MNT tree=$BENCH_MNT/tree big=$BENCH_MNT/big
-bench_ext4 "$d" || cs_fail "mkfs or mount"
-bench_s3_tree "$tree" 600 || cs_fail "small files"
-dd if=/dev/zero of="$big" bs=4M count=128 conv=fsync status=none
-bench_dirty_limits on
 # run SCHED [NAME]: one read side under the writer; traced to NAME.
 run() {
 	local w t0 p
