@@ -926,6 +926,19 @@ static void cs_test_coop_no_merge(struct kunit *test)
 }
 
 /*
+ * A boosted queue's request within CS_COOP_CLOSE of another sync queue's
+ * last one continues a stream: not a program starting.  Unlike a merge,
+ * the first such request is enough, seeky or not.
+ */
+static void cs_test_coop_ends_boost(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, cs_coop_ends_boost(true, 0));
+	KUNIT_EXPECT_TRUE(test, cs_coop_ends_boost(true, CS_COOP_CLOSE));
+	KUNIT_EXPECT_FALSE(test, cs_coop_ends_boost(true, CS_COOP_CLOSE + 1));
+	KUNIT_EXPECT_FALSE(test, cs_coop_ends_boost(false, 0));
+}
+
+/*
  * Five contexts reading one stream in turn, 64 KiB (128 sectors) each: every
  * context's request starts where the merged queue's last one ended, so each
  * joins in turn.  A context that fell behind by more than the threshold, or
@@ -993,6 +1006,7 @@ static struct kunit_case cs_coop_cases[] = {
 	KUNIT_CASE(cs_test_merge_hint),
 	KUNIT_CASE(cs_test_coop_merge),
 	KUNIT_CASE(cs_test_coop_no_merge),
+	KUNIT_CASE(cs_test_coop_ends_boost),
 	KUNIT_CASE(cs_test_coop_chain),
 	KUNIT_CASE(cs_test_coop_split),
 	KUNIT_CASE(cs_test_group_keys),

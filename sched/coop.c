@@ -54,6 +54,30 @@ bool cs_should_merge(const struct cs_coop_input *in)
 }
 
 /**
+ * cs_coop_ends_boost() - whether a boosted queue's request shows it a
+ *	server's thread rather than a program starting
+ * @sibling: the request it is compared with is another sync queue's of
+ *	the same process (one dispatched lately, or the active queue's last)
+ * @distance: sectors from where that request ended to the new one
+ *
+ * A request within CS_COOP_CLOSE of where another queue of its process
+ * last read continues that queue's stream: a thread of a pool taking its
+ * turn at a client's stream.  Its boost would put it ahead of the stream's other
+ * threads with the disk idled for it (S8 on array12, T=8 S=2: the one
+ * thread that kept its boost preempted the others 33 times in 4 s and the
+ * pool got 46 MB/s against none's 85).  A program reading its own files
+ * lands there only by chance.  Unlike cs_should_merge(), one request is
+ * enough, seeky or not: a boost is a bet on a program starting, and this
+ * is evidence against it.
+ *
+ * Return: true to end the boost.
+ */
+bool cs_coop_ends_boost(bool sibling, u64 distance)
+{
+	return sibling && distance <= CS_COOP_CLOSE;
+}
+
+/**
  * cs_should_split() - whether a queue's contexts go back to queues of
  *	their own
  * @merged: the queue was formed by merging cooperating contexts

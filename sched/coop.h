@@ -91,6 +91,7 @@ bool cs_merge_hint_may(const struct cs_merge_hint *h, sector_t start,
 
 bool cs_coop_close(sector_t ref, sector_t pos);
 bool cs_should_merge(const struct cs_coop_input *in);
+bool cs_coop_ends_boost(bool sibling, u64 distance);
 bool cs_should_split(bool merged, unsigned int nr_members, bool seeky);
 unsigned long cs_group_key(enum cs_group_by by, pid_t tgid,
 			   unsigned long ctx_id);

@@ -211,6 +211,14 @@ struct cs_stats {
 	u64 level_held;
 };
 
+/*
+ * Sync requests dispatched whose ends a boosted queue's request is compared
+ * with (cs_boost_stream_check()): a pool's thread continues a stream some
+ * requests after another thread read its previous chunk, with the other
+ * streams' chunks in between.
+ */
+#define CS_RECENT_ENDS	8
+
 /**
  * struct cs_core - scheduling state of one disk
  *
@@ -269,6 +277,15 @@ struct cs_stats {
  * @head_q: the queue that dispatched it (NULL once that queue is freed);
  *	compared, never followed: a request at @head continues the active
  *	queue's stream only if the active queue put the head there
+ * @ends: where the last CS_RECENT_ENDS sync requests dispatched ended,
+ *	recorded only where the model learns (where boosts run), for
+ *	cs_boost_stream_check()
+ * @ends_q: the queues that dispatched them, or NULL: cleared when a
+ *	queue is freed
+ * @ends_next: the slot of @ends written next
+ * @pool_tgid: the process whose boosted thread last continued another
+ *	queue's stream (cs_boost_stream_check()): a pool, whose new queues
+ *	are not boosted (0: none)
  * @nr_queued: requests in queues and on @dispatch
  * @in_driver: requests dispatched and not finished, [0] async, [1] sync
  * @rt_in_driver: the real-time queues' part of @in_driver
@@ -330,6 +347,10 @@ struct cs_core {
 	struct cs_queue fallback;
 	sector_t head;
 	const struct cs_queue *head_q;
+	sector_t ends[CS_RECENT_ENDS];
+	const struct cs_queue *ends_q[CS_RECENT_ENDS];
+	unsigned int ends_next;
+	pid_t pool_tgid;
 	unsigned int nr_queued;
 	unsigned int in_driver[2];
 	unsigned int rt_in_driver;

@@ -425,7 +425,8 @@ static void reselect(const u64 *tun, bool rot)
 		for (i = 0; i < nr_readers; i++) {
 			memset(&rd[i].ctx.ctx, 0, sizeof(rd[i].ctx.ctx));
 			INIT_LIST_HEAD(&rd[i].ctx.ctx.member);
-			rd[i].ctx.ctx.tgid = 100 + i;
+			rd[i].ctx.ctx.tgid = rd[i].turn_group == -2 ? 99 :
+					     100 + i;
 			rd[i].ctx.ctx.id = (unsigned long)&rd[i] + nr_win + 1;
 		}
 	}
@@ -685,7 +686,8 @@ int main(int argc, char **argv)
 	nr_readers += nr_wb;
 	for (i = 0; i < nr_readers; i++) {
 		INIT_LIST_HEAD(&rd[i].ctx.ctx.member);
-		rd[i].ctx.ctx.tgid = 100 + i;
+		/* A pool's threads are one process. */
+		rd[i].ctx.ctx.tgid = rd[i].turn_group == -2 ? 99 : 100 + i;
 		rd[i].ctx.ctx.id = (unsigned long)&rd[i];
 		rd[i].ctx.alive = true;
 		rd[i].cx = &rd[i].ctx;
