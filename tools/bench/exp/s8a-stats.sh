@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Experiment (issue 14): S8's buffered pool on array12 (T=8, S=2,
 # read_ahead_kb 128, 4 s runs, page cache dropped before each), none and
-# ctxsched taking turns S8S_ROUNDS (6) times.  After each ctxsched run:
+# ctxsched taking turns S8S_ROUNDS (6) times.  Other cases: S8S_DEV
+# (hddsim1; hddsim0 is sata), S8S_T, S8S_S, S8S_RA.  After each ctxsched run:
 # its counters' change over the run, queued and in-driver requests sampled
 # every 0.2 s, the device model's mode and the queues.  S8S_TRACE=1 also
 # block-traces each ctxsched run to /results/s8a-N.txt (its messages say
@@ -11,9 +12,9 @@
 . tools/bench/exp/lib.sh
 . tools/bench/lib.sh
 bench_prefault
-a=hddsim1
+a=${S8S_DEV:-hddsim1}
 tr=/sys/kernel/tracing
-echo 128 > /sys/block/$a/queue/read_ahead_kb
+echo "${S8S_RA:-128}" > /sys/block/$a/queue/read_ahead_kb
 st=$CS_DEBUGFS/$a/stats
 names="inserted dispatched slices preempted idle_armed idle_hit idle_expired
 coop_merged coop_split cap_refused dispatch_empty boosted boost_preempted"
@@ -37,7 +38,7 @@ run() { # LABEL [TRACE]
 		echo
 	done > /tmp/samp) &
 	sp=$!
-	tot=$(build/bench/s8-pool --fd-per-stream /dev/$a 8 2 256 4 |
+	tot=$(build/bench/s8-pool --fd-per-stream /dev/$a "${S8S_T:-8}" "${S8S_S:-2}" 256 4 |
 		sed 's/.*"seconds": \([0-9.]*\).*"stream_bytes": \[\(.*\)\].*/\1 \2/' |
 		awk '{ s = 0; for (i = 2; i <= NF; i++) { gsub(",", "", $i); s += $i }
 			printf "%.1f", s / $1 / 1e6 }')
