@@ -3,7 +3,8 @@
 # Experiment (issue 14): S8's buffered pool on array12 (T=8, S=2,
 # read_ahead_kb 128, 4 s runs, page cache dropped before each), none and
 # ctxsched taking turns S8S_ROUNDS (6) times.  Other cases: S8S_DEV
-# (hddsim1; hddsim0 is sata), S8S_T, S8S_S, S8S_RA.  After each ctxsched run:
+# (hddsim1; hddsim0 is sata), S8S_T, S8S_S, S8S_RA, S8S_MODE (ctxsched's
+# device_mode; unset: not written).  After each ctxsched run:
 # its counters' change over the run, queued and in-driver requests sampled
 # every 0.2 s, the device model's mode and the queues.  S8S_TRACE=1 also
 # block-traces each ctxsched run to /results/s8a-N.txt (its messages say
@@ -54,6 +55,11 @@ for r in $(seq "${S8S_ROUNDS:-6}"); do
 	cs_sched_set /dev/$a none
 	run "none r$r"
 	cs_sched_set /dev/$a ctxsched
+	# Only when asked: writing auto forgets what the model learned.
+	if [ -n "${S8S_MODE:-}" ]; then
+		echo "$S8S_MODE" > "/sys/block/$a/queue/iosched/device_mode" ||
+			cs_fail "device_mode $S8S_MODE"
+	fi
 	mapfile -t b < <(snap)
 	run "ctxsched r$r" "$([ "${S8S_TRACE:-0}" = 1 ] && echo "$r")"
 	mapfile -t e < <(snap)
