@@ -935,10 +935,9 @@ bool cs_queue_coop(const struct cs_queue *cq)
 /* The process of @cq's first context (0: none). */
 static pid_t cs_queue_tgid(const struct cs_queue *cq)
 {
-	const struct cs_ctx *ctx;
-
-	ctx = list_first_entry_or_null(&cq->members, struct cs_ctx, member);
-	return ctx ? ctx->tgid : 0;
+	if (list_empty(&cq->members))
+		return 0;
+	return list_first_entry(&cq->members, struct cs_ctx, member)->tgid;
 }
 
 /*
