@@ -62,8 +62,8 @@ bool cs_should_merge(const struct cs_coop_input *in)
  *
  * A request within CS_COOP_CLOSE of where another queue of its process
  * last read continues that queue's stream: a thread of a pool taking its
- * turn at a client's stream.  Its boost would put it ahead of the stream's other
- * threads with the disk idled for it (S8 on array12, T=8 S=2: the one
+ * turn at a client's stream.  Its boost would put it ahead of the
+ * stream's other threads with the disk idled for it (S8 on array12, T=8 S=2: the one
  * thread that kept its boost preempted the others 33 times in 4 s and the
  * pool got 46 MB/s against none's 85).  A program reading its own files
  * lands there only by chance.  Unlike cs_should_merge(), one request is
