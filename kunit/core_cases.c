@@ -385,6 +385,114 @@ static void cs_test_core_merge_split(struct kunit *test)
 }
 
 /*
+ * A pool of four threads serves one stream, each thread taking the next
+ * 256 KiB chunk: a thread's next chunk lies a pool's width past its last,
+ * and the four requests of a round arrive out of order.  Round @r
+ * inserts chunk j from thread (r + j) % 4, in the order 1 0 3 2.
+ */
+static void kt_pool_round(struct kt *t, struct cs_kctx **c, unsigned int r,
+			  struct request **rqs)
+{
+	static const unsigned int order[4] = { 1, 0, 3, 2 };
+	unsigned int j, k;
+
+	for (k = 0; k < 4; k++) {
+		j = order[k];
+		rqs[j] = kt_rq(t, (sector_t)(r * 4 + j) * 512, 256, false,
+			       true);
+		kt_insert(t, rqs[j], c[(r + j) % 4]);
+	}
+}
+
+/*
+ * Where slices own the disk, a pool's requests go into the one queue that
+ * serves the stream, whichever thread issued them, and the disk reads the
+ * stream in order.  A thread's read of its own far area, and a read of
+ * another level, stay in the thread's own queue.
+ */
+static void cs_test_core_stream_pool(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct request *rqs[4], *rq;
+	struct cs_queue *sq = NULL;
+	struct cs_kctx *c[4];
+	sector_t last = 0;
+	unsigned int i, r;
+
+	for (i = 0; i < 4; i++)
+		c[i] = kt_ctx(t, 40);
+	for (r = 0; r < 6; r++) {
+		kt_pool_round(t, c, r, rqs);
+		if (!sq)
+			sq = cs_rq_queue(rqs[1]);
+		for (i = 0; i < 4; i++)
+			KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(rqs[i]), sq);
+		for (i = 0; i < 4; i++) {
+			rq = kt_serve(t);
+			KUNIT_ASSERT_NOT_NULL(test, rq);
+			KUNIT_EXPECT_GE(test, blk_rq_pos(rq), last);
+			last = blk_rq_pos(rq);
+			t->now += 2 * MS;
+			kt_done(t, rq);
+		}
+	}
+	/* The stream's queue is thread 1's: the others' 18 requests moved. */
+	KUNIT_EXPECT_PTR_EQ(test, sq, kt_q(c[1]));
+	KUNIT_EXPECT_EQ(test, t->core->stats.stream_moved, 6ULL * 3);
+	/* Read in order, it is no seeker: no seeky window, its slice. */
+	KUNIT_EXPECT_FALSE(test, cs_seeky(&sq->seek));
+	/* A thread reading its own far area keeps it to itself. */
+	rq = kt_read(t, (sector_t)1 << 28);
+	kt_insert(t, rq, c[2]);
+	KUNIT_EXPECT_PTR_NE(test, cs_rq_queue(rq), sq);
+	/* It takes the disk once the stream's idle window is over. */
+	KUNIT_ASSERT_PTR_EQ(test, kt_serve(t), rq);
+	KUNIT_ASSERT_PTR_NE(test, t->core->active, sq);
+	kt_done(t, rq);
+	/* The stream's queue, neither active nor waiting, is still found. */
+	rq = kt_rq(t, last + 512, 256, false, true);
+	kt_insert(t, rq, c[0]);
+	KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(rq), sq);
+	KUNIT_EXPECT_EQ(test, t->core->stats.stream_moved, 6ULL * 3 + 1);
+	last += 512;
+	/* A read of the stream at another level is not moved. */
+	rq = kt_rq(t, last + 512, 256, false, true);
+	kt_prio(rq, IOPRIO_CLASS_BE, 0);
+	kt_insert(t, rq, c[3]);
+	KUNIT_EXPECT_PTR_NE(test, cs_rq_queue(rq), sq);
+	/* And one past the stream's end by more than CS_COOP_CLOSE. */
+	rq = kt_rq(t, last + 512 + CS_COOP_CLOSE + 1, 256, false, true);
+	kt_insert(t, rq, c[0]);
+	KUNIT_EXPECT_PTR_NE(test, cs_rq_queue(rq), sq);
+	KUNIT_EXPECT_EQ(test, t->core->stats.stream_moved, 6ULL * 3 + 1);
+	kt_end(t, 0);
+}
+
+/*
+ * Where the disk serves in parallel nothing is gained by serving a stream
+ * as one queue: every thread keeps its own.
+ */
+static void cs_test_core_stream_parallel(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_PARALLEL);
+	struct request *rqs[4], *rq;
+	struct cs_kctx *c[4];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		c[i] = kt_ctx(t, 40);
+	kt_pool_round(t, c, 0, rqs);
+	kt_pool_round(t, c, 1, rqs);
+	KUNIT_EXPECT_EQ(test, t->core->stats.stream_moved, 0ULL);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(rqs[i]),
+				    kt_q(c[(1 + i) % 4]));
+	while ((rq = kt_dispatch(t)))
+		kt_done(t, rq);
+	kt_end(t, 0);
+}
+
+/*
  * Contexts that a split leaves in new queues are not programs starting:
  * only their first queues are boosted (S9's dd readers, merged and split
  * 15 times as cooperators, were boosted again after each split, and their
@@ -1390,9 +1498,9 @@ static void cs_test_core_boost_pool(struct kunit *test)
  * preempted the stream queues 33 times in 4 s, idled the array for itself
  * and the pool got 46 MB/s against none's 85.)
  */
-static void cs_test_core_boost_pool_stream(struct kunit *test)
+static void kt_boost_pool_stream(struct kunit *test, enum cs_mode_force mode)
 {
-	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct kt *t = kt_new(test, mode);
 	struct cs_kctx *a = kt_ctx(t, 40), *b = kt_ctx(t, 40);
 	struct cs_kctx *c = kt_ctx(t, 40), *d = kt_ctx(t, 40);
 	struct cs_kctx *p = kt_ctx(t, 41), *e = kt_ctx(t, 42);
@@ -1433,6 +1541,18 @@ static void cs_test_core_boost_pool_stream(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cs_queue_boosted(kt_q(p)));
 	kt_done(t, prog);
 	kt_end(t, 0);
+}
+
+/* Where slices own the disk the third thread's read moves (issue 14). */
+static void cs_test_core_boost_pool_stream(struct kunit *test)
+{
+	kt_boost_pool_stream(test, CS_FORCE_SERIAL);
+}
+
+/* Where the disk serves in parallel it stays in its thread's queue. */
+static void cs_test_core_boost_pool_parallel(struct kunit *test)
+{
+	kt_boost_pool_stream(test, CS_FORCE_PARALLEL);
 }
 
 /*
@@ -2118,6 +2238,8 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_requeue),
 	KUNIT_CASE(cs_test_core_ctx_exit),
 	KUNIT_CASE(cs_test_core_merge_split),
+	KUNIT_CASE(cs_test_core_stream_pool),
+	KUNIT_CASE(cs_test_core_stream_parallel),
 	KUNIT_CASE(cs_test_core_split_no_boost),
 	KUNIT_CASE(cs_test_core_coop_own_head),
 	KUNIT_CASE(cs_test_core_group_by),
@@ -2141,6 +2263,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_boost_exec),
 	KUNIT_CASE(cs_test_core_boost_pool),
 	KUNIT_CASE(cs_test_core_boost_pool_stream),
+	KUNIT_CASE(cs_test_core_boost_pool_parallel),
 	KUNIT_CASE(cs_test_core_boost_bound),
 	KUNIT_CASE(cs_test_core_boost_class),
 	KUNIT_CASE(cs_test_core_boost_preempts),

@@ -939,6 +939,29 @@ static void cs_test_coop_ends_boost(struct kunit *test)
 }
 
 /*
+ * A pool's stream goes on up to CS_COOP_CLOSE past where its last request
+ * ended, and its threads' requests may arrive up to CS_STREAM_BEHIND behind
+ * it; farther on either side is another area.
+ */
+static void cs_test_stream_gap(struct kunit *test)
+{
+	const sector_t end = 1 << 20;
+
+	KUNIT_EXPECT_EQ(test, cs_stream_gap(end, end), 0ULL);
+	KUNIT_EXPECT_EQ(test, cs_stream_gap(end, end + CS_COOP_CLOSE),
+			(u64)CS_COOP_CLOSE);
+	KUNIT_EXPECT_EQ(test, cs_stream_gap(end, end + CS_COOP_CLOSE + 1),
+			U64_MAX);
+	KUNIT_EXPECT_EQ(test, cs_stream_gap(end, end - CS_STREAM_BEHIND),
+			(u64)CS_STREAM_BEHIND);
+	KUNIT_EXPECT_EQ(test, cs_stream_gap(end, end - CS_STREAM_BEHIND - 1),
+			U64_MAX);
+	/* Behind reaches farther than ahead: the race, not a new area. */
+	KUNIT_EXPECT_GT(test, CS_STREAM_BEHIND, CS_COOP_CLOSE);
+	KUNIT_EXPECT_EQ(test, cs_stream_gap(end, 0), U64_MAX);
+}
+
+/*
  * Five contexts reading one stream in turn, 64 KiB (128 sectors) each: every
  * context's request starts where the merged queue's last one ended, so each
  * joins in turn.  A context that fell behind by more than the threshold, or
@@ -1007,6 +1030,7 @@ static struct kunit_case cs_coop_cases[] = {
 	KUNIT_CASE(cs_test_coop_merge),
 	KUNIT_CASE(cs_test_coop_no_merge),
 	KUNIT_CASE(cs_test_coop_ends_boost),
+	KUNIT_CASE(cs_test_stream_gap),
 	KUNIT_CASE(cs_test_coop_chain),
 	KUNIT_CASE(cs_test_coop_split),
 	KUNIT_CASE(cs_test_group_keys),

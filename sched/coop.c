@@ -27,6 +27,25 @@ bool cs_coop_close(sector_t ref, sector_t pos)
 }
 
 /**
+ * cs_stream_gap() - how far a request lies from a stream it may belong to
+ * @end: sector where the stream's last request ended
+ * @pos: first sector of the new request
+ *
+ * A stream read by a pool's threads goes on at @end, but its requests
+ * arrive out of order by as much as the threads race: up to
+ * CS_STREAM_BEHIND sectors behind @end, and CS_COOP_CLOSE ahead of it.
+ *
+ * Return: the distance in sectors, or U64_MAX when @pos is not part of the
+ * stream.
+ */
+u64 cs_stream_gap(sector_t end, sector_t pos)
+{
+	if (pos >= end)
+		return pos - end <= CS_COOP_CLOSE ? pos - end : U64_MAX;
+	return end - pos <= CS_STREAM_BEHIND ? end - pos : U64_MAX;
+}
+
+/**
  * cs_should_merge() - whether a queue joins the active queue
  * @in: the two queues and the distance between their requests
  *

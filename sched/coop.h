@@ -22,6 +22,15 @@
 #define CS_COOP_CLOSE	CS_SEEK_FAR_ROT
 
 /*
+ * How far behind where a stream's last request ended a request may start
+ * and still belong to it (cs_stream_gap()): a pool's threads race to
+ * submit the chunks they took in turn, so a stream's requests arrive up to
+ * a pool's width of chunks out of order (S8 in the VM, 16 threads, 256 KiB
+ * chunks: 0.5-2.3 MiB behind).
+ */
+#define CS_STREAM_BEHIND	(8 << 10)	/* sectors: 4 MiB */
+
+/*
  * Requests a queue must have seen before it may join another: one request
  * near a stream is chance, a second one after it is a stream.
  */
@@ -90,6 +99,7 @@ bool cs_merge_hint_may(const struct cs_merge_hint *h, sector_t start,
 		       sector_t end);
 
 bool cs_coop_close(sector_t ref, sector_t pos);
+u64 cs_stream_gap(sector_t end, sector_t pos);
 bool cs_should_merge(const struct cs_coop_input *in);
 bool cs_coop_ends_boost(bool sibling, u64 distance);
 bool cs_should_split(bool merged, unsigned int nr_members, bool seeky);

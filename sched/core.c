@@ -924,12 +924,14 @@ static bool cs_arm_idle(struct cs_core *core, struct cs_queue *cq, u64 now)
  * @cq: the queue
  *
  * Return: true for a merged queue of several contexts that is not being
- * split.
+ * split, and for a queue that serves a pool's stream (cs_stream_queue()).
  */
 bool cs_queue_coop(const struct cs_queue *cq)
 {
-	return (cq->flags & CSQ_MERGED) && !(cq->flags & CSQ_SPLIT) &&
-	       cq->nr_members > 1;
+	if (cq->flags & CSQ_SPLIT)
+		return false;
+	return ((cq->flags & CSQ_MERGED) && cq->nr_members > 1) ||
+	       (cq->flags & CSQ_STREAM);
 }
 
 /* The process of @cq's first context (0: none). */
@@ -1035,10 +1037,96 @@ static void cs_boost_stream_check(struct cs_core *core, struct cs_queue *cq,
 	cs_boost_end_pool(core, cq);
 }
 
+/* Note @q in *@best if its stream is the nearest one @pos continues. */
+static void cs_stream_try(struct cs_queue *q, struct cs_queue *cq,
+			  pid_t tgid, sector_t pos, enum cs_prio_class pclass,
+			  unsigned int level, struct cs_queue **best, u64 *best_d)
+{
+	u64 d;
+
+	if (!q || q == cq || !cs_queue_sync(q) || q->prio_class != pclass ||
+	    q->level != level || (q->flags & (CSQ_FALLBACK | CSQ_SPLIT)) ||
+	    cs_queue_tgid(q) != tgid)
+		return;
+	d = cs_stream_gap(q->stream_end, pos);
+	if (d < *best_d) {
+		*best = q;
+		*best_d = d;
+	}
+}
+
+/*
+ * Where slices own the disk, a sync request that does not continue its own
+ * queue's stream but continues the stream of another sync queue of its
+ * process, class and level goes into that queue: a server's pool serves
+ * each client's stream with whichever thread is free, so a stream's
+ * requests come from every thread, and served per thread they would be
+ * read out of order, with an idle window for each thread (each thread's
+ * next chunk lies a pool's width ahead; S8 on sata in serial mode, 16
+ * threads on one stream: 0.75-0.88 of none).  The thread's own queue keeps
+ * its contexts; only the request moves.  Returns the queue @rq goes into,
+ * with a reference for it; *@in_stream tells that @rq continues that
+ * queue's stream out of order, which is no seek.
+ */
+static struct cs_queue *cs_stream_queue(struct cs_core *core,
+					struct cs_queue *cq,
+					struct request *rq,
+					enum cs_prio_class pclass,
+					unsigned int level, bool *in_stream)
+{
+	sector_t pos = blk_rq_pos(rq);
+	struct cs_queue *q, *best = NULL;
+	u64 best_d = U64_MAX;
+	unsigned int i = 0;
+	pid_t tgid;
+
+	*in_stream = false;
+	if (core->mode != CS_MODE_SERIAL || !cs_queue_sync(cq) ||
+	    (cq->flags & CSQ_FALLBACK))
+		return cq;
+	if ((cq->last_end || cq->seek.nr) &&
+	    cs_sector_gap(pos, cq->last_end) <= CS_COOP_CLOSE)
+		return cq;
+	/* Its own pool stream, arriving out of order. */
+	if ((cq->flags & CSQ_STREAM) &&
+	    cs_stream_gap(cq->stream_end, pos) != U64_MAX) {
+		*in_stream = true;
+		return cq;
+	}
+	tgid = cs_queue_tgid(cq);
+	if (!tgid)
+		return cq;
+	/* The queues that serve a stream: active, waiting, lately served. */
+	cs_stream_try(core->active, cq, tgid, pos, pclass, level, &best,
+		      &best_d);
+	list_for_each_entry(q, &core->rr[pclass], rr) {
+		if (++i > CS_STREAM_SCAN)
+			break;
+		cs_stream_try(q, cq, tgid, pos, pclass, level, &best, &best_d);
+	}
+	for (i = 0; i < CS_RECENT_ENDS; i++)
+		cs_stream_try(core->ends_q[i], cq, tgid, pos, pclass, level,
+			      &best, &best_d);
+	if (!best)
+		return cq;
+	core->stats.stream_moved++;
+	best->flags |= CSQ_STREAM;
+	*in_stream = true;
+	/* A pool's threads, not programs starting (cs_boost_stream_check()). */
+	if (cs_queue_boosted(cq) || cs_queue_boosted(best)) {
+		if (cs_queue_boosted(cq))
+			cs_boost_end(core, cq, "continues a stream");
+		cs_boost_end_pool(core, cq);
+	}
+	best->ref++;
+	cs_put_queue(core, cq);
+	return best;
+}
+
 /* @rq of priority @pclass and @level goes into @cq. */
 static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
 			   struct request *rq, enum cs_prio_class pclass,
-			   unsigned int level, u64 now)
+			   unsigned int level, bool in_stream, u64 now)
 {
 	u64 dist;
 
@@ -1051,13 +1139,20 @@ static void cs_add_request(struct cs_core *core, struct cs_queue *cq,
 	    now > cq->last_done)
 		cs_ttime_add(&cq->ttime, now - cq->last_done,
 			     cs_tun(core, CS_T_SLICE_IDLE));
+	/* Out of order within a pool's stream is no seek of the stream's. */
 	dist = 0;
-	if (cq->last_end || cq->seek.nr)
+	if (!in_stream && (cq->last_end || cq->seek.nr))
 		dist = blk_rq_pos(rq) >= cq->last_end ?
 		       blk_rq_pos(rq) - cq->last_end :
 		       cq->last_end - blk_rq_pos(rq);
 	cs_seek_add(&cq->seek, dist);
+	/* A seek of its own: it no longer serves the pool's stream. */
+	if (dist > CS_COOP_CLOSE)
+		cq->flags &= ~CSQ_STREAM;
 	cq->last_end = blk_rq_pos(rq) + blk_rq_sectors(rq);
+	if (cq->last_end > cq->stream_end ||
+	    cs_stream_gap(cq->stream_end, blk_rq_pos(rq)) == U64_MAX)
+		cq->stream_end = cq->last_end;
 
 	rq->fifo_time = cs_deadline(core, cq, now);
 	cs_rq_set_state(rq, (cs_queue_sync(cq) ? CS_RQ_SYNC : 0) |
@@ -1172,6 +1267,7 @@ void cs_core_insert(struct cs_core *core, struct request *rq,
 {
 	unsigned long state = cs_rq_state(rq);
 	enum cs_prio_class pclass;
+	bool in_stream = false;
 	struct cs_queue *cq;
 	unsigned int level;
 
@@ -1205,10 +1301,11 @@ void cs_core_insert(struct cs_core *core, struct request *rq,
 	cq = cs_rq_queue(rq);
 	if (!cq) {
 		cq = cs_queue_for_rq(core, rq, ctx, pclass, level);
+		cq = cs_stream_queue(core, cq, rq, pclass, level, &in_stream);
 		cs_rq_set_queue(rq, cq);
 	}
 	core->stats.inserted++;
-	cs_add_request(core, cq, rq, pclass, level, now);
+	cs_add_request(core, cq, rq, pclass, level, in_stream, now);
 }
 
 /*

@@ -72,6 +72,7 @@ void cs_tunables_defaults(u64 *tun);
 #define CSQ_BOOST	BIT(9)	/* boosted as a program starting */
 #define CSQ_READER	BIT(10)	/* has queued a read: counts in its level's share */
 #define CSQ_BOOST_BESIDE BIT(11) /* its timed boosted read went beside others' */
+#define CSQ_STREAM	BIT(12)	/* serves a stream other contexts' requests joined */
 
 /**
  * struct cs_level_share - one priority level's share of a disk that serves
@@ -117,6 +118,9 @@ struct cs_level_share {
  *	expired at a slow hand-over between its threads, ns; added to its
  *	next slice
  * @last_end: sector after its most recently queued request
+ * @stream_end: the farthest end of the requests queued since its requests
+ *	last left the stream they read (cs_stream_gap()): where a pool's
+ *	stream goes on when its requests arrive out of order
  * @seek: recent seek history
  * @ttime: think time: from the completion of its last request to the
  *	arrival of the next, when nothing else of it was queued or in flight
@@ -149,6 +153,7 @@ struct cs_queue {
 	unsigned int slice_dispatch;
 	u64 slice_credit;
 	sector_t last_end;
+	sector_t stream_end;
 	struct cs_seek seek;
 	struct cs_ttime ttime;
 	u64 last_done;
@@ -201,6 +206,7 @@ struct cs_stats {
 	u64 alloc_failed;
 	u64 coop_merged;
 	u64 coop_split;
+	u64 stream_moved;
 	u64 idle_credit;
 	u64 cap_refused;
 	u64 kicks;
@@ -218,6 +224,8 @@ struct cs_stats {
  * streams' chunks in between.
  */
 #define CS_RECENT_ENDS	8
+/* Waiting queues a request's stream is looked for in (cs_stream_queue()). */
+#define CS_STREAM_SCAN	16
 
 /**
  * struct cs_core - scheduling state of one disk
@@ -348,7 +356,7 @@ struct cs_core {
 	sector_t head;
 	const struct cs_queue *head_q;
 	sector_t ends[CS_RECENT_ENDS];
-	const struct cs_queue *ends_q[CS_RECENT_ENDS];
+	struct cs_queue *ends_q[CS_RECENT_ENDS];
 	unsigned int ends_next;
 	pid_t pool_tgid;
 	unsigned int nr_queued;

@@ -92,6 +92,7 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "alloc_failed %llu\n", st->alloc_failed);
 	seq_printf(m, "coop_merged %llu\n", st->coop_merged);
 	seq_printf(m, "coop_split %llu\n", st->coop_split);
+	seq_printf(m, "stream_moved %llu\n", st->stream_moved);
 	seq_printf(m, "idle_credit %llu\n", st->idle_credit);
 	seq_printf(m, "cap_refused %llu\n", st->cap_refused);
 	seq_printf(m, "kicks %llu\n", st->kicks);
@@ -122,7 +123,7 @@ static void cs_show_queue(struct seq_file *m, struct cs_core *core,
 {
 	u64 left = cq->slice_end > now ? cq->slice_end - now : 0;
 
-	seq_printf(m, "%7d %c %c%u %6u %6u %8llu %8lld %5s %7u %-6s%s%s%s%s\n",
+	seq_printf(m, "%7d %c %c%u %6u %6u %8llu %8lld %5s %7u %-6s%s%s%s%s%s\n",
 		   cq->pid, cs_queue_sync(cq) ? 'S' : 'A', cs_class_char(cq),
 		   cq->level, cq->queued, cq->dispatched,
 		   div_u64(left, NSEC_PER_USEC),
@@ -131,6 +132,7 @@ static void cs_show_queue(struct seq_file *m, struct cs_core *core,
 		   cs_seeky(&cq->seek) ? "yes" : "no", cq->nr_members,
 		   core->active == cq ? "active" : "",
 		   cq->flags & CSQ_MERGED ? " merged" : "",
+		   cq->flags & CSQ_STREAM ? " stream" : "",
 		   cq->flags & CSQ_SPLIT ? " splitting" : "",
 		   cq->flags & CSQ_KEYED ? " process" : "",
 		   cq->flags & CSQ_BOOST ? " boosted" : "");

@@ -9,7 +9,9 @@ and requires the case that covers it to fail.  The unmutated tree must
 pass.  A mutant whose text is no longer in the source fails the check, so
 the mutants follow the code.
 
-    tests/host/kunit-mutants.py [-v]
+    tests/host/kunit-mutants.py [-v] [-k TEXT]
+
+-k runs only the mutants whose name contains TEXT.
 """
 import os
 import shutil
@@ -297,7 +299,7 @@ MUTANTS = [
      "sched/coop.c",
      "\treturn sibling && distance <= CS_COOP_CLOSE;",
      "\treturn false;",
-     "cs_test_core_boost_pool_stream"),
+     "cs_test_core_boost_pool_parallel"),
     ("14: a boost ends for a request near the queue's own",
      "sched/core.c",
      "\t\tif (core->ends_q[i] && core->ends_q[i] != cq &&\n",
@@ -307,7 +309,7 @@ MUTANTS = [
      "sched/core.c",
      "\tcs_boost_end(core, cq, \"continues a stream\");\n\tcs_boost_end_pool(core, cq);",
      "\tcs_boost_end(core, cq, \"continues a stream\");",
-     "cs_test_core_boost_pool_stream"),
+     "cs_test_core_boost_pool_parallel"),
     ("14: a pool's new threads are boosted",
      "sched/core.c",
      "\t    (!core->pool_tgid || core->pool_tgid != cs_queue_tgid(cq)) &&\n",
@@ -322,6 +324,51 @@ MUTANTS = [
      "sched/core.c",
      "\tif (cs_queue_boosted(cq) && core->pool_tgid &&\n",
      "\tif (false && core->pool_tgid &&\n",
+     "cs_test_core_boost_pool_stream"),
+    ("14: a pool's requests stay in their threads' queues",
+     "sched/core.c",
+     "\tif (core->mode != CS_MODE_SERIAL || !cs_queue_sync(cq) ||\n\t    (cq->flags & CSQ_FALLBACK))\n\t\treturn cq;",
+     "\treturn cq;",
+     "cs_test_core_stream_pool"),
+    ("14: a pool's requests move where the disk serves in parallel",
+     "sched/core.c",
+     "\tif (core->mode != CS_MODE_SERIAL || !cs_queue_sync(cq) ||\n",
+     "\tif (!cs_queue_sync(cq) ||\n",
+     "cs_test_core_stream_parallel"),
+    ("14: a read of another level joins a pool's stream",
+     "sched/core.c",
+     "\t    q->level != level || (q->flags & (CSQ_FALLBACK | CSQ_SPLIT)) ||\n",
+     "\t    (q->flags & (CSQ_FALLBACK | CSQ_SPLIT)) ||\n",
+     "cs_test_core_stream_pool"),
+    ("14: another process's read joins a stream (and loses its boost)",
+     "sched/core.c",
+     "\t    cs_queue_tgid(q) != tgid)\n\t\treturn;",
+     "\t    false)\n\t\treturn;",
+     "cs_test_core_boost_pool_stream"),
+    ("14: a pool's stream is found only where it is active or waiting",
+     "sched/core.c",
+     "\t\tcs_stream_try(core->ends_q[i], cq, tgid, pos, pclass, level,",
+     "\t\tcs_stream_try(NULL, cq, tgid, pos, pclass, level,",
+     "cs_test_core_stream_pool"),
+    ("14: a stream's end follows its latest request, not its farthest",
+     "sched/core.c",
+     "\tif (cq->last_end > cq->stream_end ||\n",
+     "\tif (true ||\n",
+     "cs_test_core_stream_pool"),
+    ("14: a pool's out-of-order requests count as seeks",
+     "sched/core.c",
+     "\tif (!in_stream && (cq->last_end || cq->seek.nr))",
+     "\tif ((cq->last_end || cq->seek.nr))",
+     "cs_test_core_stream_pool"),
+    ("14: a pool's stream only goes on ahead of its end",
+     "sched/coop.c",
+     "\treturn end - pos <= CS_STREAM_BEHIND ? end - pos : U64_MAX;",
+     "\treturn end - pos <= CS_COOP_CLOSE ? end - pos : U64_MAX;",
+     "cs_test_stream_gap"),
+    ("14: a moved request leaves the pool's boosts",
+     "sched/core.c",
+     "\t\tif (cs_queue_boosted(cq))\n\t\t\tcs_boost_end(core, cq, \"continues a stream\");\n\t\tcs_boost_end_pool(core, cq);",
+     "\t\tif (cs_queue_boosted(cq))\n\t\t\tcs_boost_end(core, cq, \"continues a stream\");",
      "cs_test_core_boost_pool_stream"),
     ("14: write-back in the driver is nobody for boosts to lead",
      "sched/core.c",
@@ -626,6 +673,8 @@ def copy_tree(dst):
 
 def main():
     verbose = "-v" in sys.argv
+    only = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv[:-1] else ""
+    mutants = [m for m in MUTANTS if only in m[0]]
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         base = os.path.join(tmp, "base")
@@ -635,7 +684,7 @@ def main():
             print("not ok - unmutated tree: KUnit cases fail\n" + out[-3000:])
             return 1
         print("ok - unmutated tree: all KUnit cases pass")
-        for i, (name, path, old, new, case) in enumerate(MUTANTS):
+        for i, (name, path, old, new, case) in enumerate(mutants):
             tree = os.path.join(tmp, "m%d" % i)
             copy_tree(tree)
             f = os.path.join(tree, path)
@@ -657,7 +706,7 @@ def main():
             else:
                 print("ok - mutant %s: %s fails" % (name, case))
             shutil.rmtree(tree)
-    print("%d mutants, %d not caught" % (len(MUTANTS), bad))
+    print("%d mutants, %d not caught" % (len(mutants), bad))
     return 1 if bad else 0
 
 

@@ -869,9 +869,10 @@ int main(int argc, char **argv)
 		       (unsigned long long)st->idle_armed,
 		       (unsigned long long)st->idle_hit,
 		       (unsigned long long)st->idle_expired);
-		printf(" merged %llu split %llu kicks %llu empty %llu\n",
+		printf(" merged %llu split %llu moved %llu kicks %llu empty %llu\n",
 		       (unsigned long long)st->coop_merged,
 		       (unsigned long long)st->coop_split,
+		       (unsigned long long)st->stream_moved,
 		       (unsigned long long)st->kicks,
 		       (unsigned long long)st->dispatch_empty);
 	}

@@ -67,6 +67,7 @@ void kunit_info(struct kunit *test, const char *fmt, ...);
 #define KUNIT_ASSERT_GT(t, a, b)	CS_KU_CMP(t, a, >, b, true)
 #define KUNIT_ASSERT_GE(t, a, b)	CS_KU_CMP(t, a, >=, b, true)
 #define KUNIT_ASSERT_PTR_EQ(t, a, b)	CS_KU_CMP(t, a, ==, b, true)
+#define KUNIT_ASSERT_PTR_NE(t, a, b)	CS_KU_CMP(t, a, !=, b, true)
 #define KUNIT_ASSERT_TRUE(t, c)		CS_KU_CMP(t, !!(c), ==, 1, true)
 #define KUNIT_ASSERT_FALSE(t, c)	CS_KU_CMP(t, !!(c), ==, 0, true)
 #define KUNIT_ASSERT_NOT_NULL(t, p)	CS_KU_CMP(t, p, !=, NULL, true)
