@@ -18,7 +18,7 @@ tr=/sys/kernel/tracing
 echo "${S8S_RA:-128}" > /sys/block/$a/queue/read_ahead_kb
 st=$CS_DEBUGFS/$a/stats
 names="inserted dispatched slices preempted idle_armed idle_hit idle_expired
-coop_merged coop_split cap_refused dispatch_empty boosted boost_preempted"
+coop_merged coop_split stream_moved cap_refused dispatch_empty boosted boost_preempted"
 snap() {
 	local n
 	for n in $names; do awk -v n="$n" '$1 == n { print $2 }' "$st"; done
