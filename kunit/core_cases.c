@@ -469,6 +469,43 @@ static void cs_test_core_stream_pool(struct kunit *test)
 }
 
 /*
+ * Three threads serve two streams far apart, taking the items in turn
+ * (item i is chunk i / 2 of stream i % 2, taken by thread i % 3), so every
+ * thread reads for both streams: each request goes into the queue of the
+ * stream it continues, not into its thread's, whichever that was last.
+ */
+static void cs_test_core_stream_pool_two(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_queue *sq[2] = { NULL, NULL };
+	struct request *rqs[12], *rq;
+	struct cs_kctx *c[3];
+	unsigned int i, s;
+
+	for (i = 0; i < 3; i++)
+		c[i] = kt_ctx(t, 50);
+	for (i = 0; i < 12; i++) {
+		s = i % 2;
+		rqs[i] = kt_rq(t, ((sector_t)s << 26) + (i / 2) * 512, 256,
+			       false, true);
+		kt_insert(t, rqs[i], c[i % 3]);
+		if (!sq[s])
+			sq[s] = cs_rq_queue(rqs[i]);
+		KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(rqs[i]), sq[s]);
+	}
+	KUNIT_EXPECT_PTR_NE(test, sq[0], sq[1]);
+	/* Items 2-11 move but 6 and 7: their threads own their streams' queues. */
+	KUNIT_EXPECT_EQ(test, t->core->stats.stream_moved, 10ULL - 2);
+	for (i = 0; i < 12; i++) {
+		rq = kt_serve(t);
+		KUNIT_ASSERT_NOT_NULL(test, rq);
+		t->now += 2 * MS;
+		kt_done(t, rq);
+	}
+	kt_end(t, 0);
+}
+
+/*
  * Where the disk serves in parallel nothing is gained by serving a stream
  * as one queue: every thread keeps its own.
  */
@@ -2239,6 +2276,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_ctx_exit),
 	KUNIT_CASE(cs_test_core_merge_split),
 	KUNIT_CASE(cs_test_core_stream_pool),
+	KUNIT_CASE(cs_test_core_stream_pool_two),
 	KUNIT_CASE(cs_test_core_stream_parallel),
 	KUNIT_CASE(cs_test_core_split_no_boost),
 	KUNIT_CASE(cs_test_core_coop_own_head),
