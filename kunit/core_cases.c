@@ -53,6 +53,7 @@ static struct cs_kctx *kt_ctx(struct kt *t, pid_t tgid)
 	KUNIT_ASSERT_LT(t->test, t->nr_ctx, KT_MAX_CTX);
 	INIT_LIST_HEAD(&c->ctx.member);
 	c->ctx.tgid = tgid;
+	c->ctx.pool = tgid;
 	c->ctx.id = (unsigned long)c;
 	c->alive = true;
 	t->ctx[t->nr_ctx++] = c;
@@ -502,6 +503,124 @@ static void cs_test_core_stream_pool_two(struct kunit *test)
 		t->now += 2 * MS;
 		kt_done(t, rq);
 	}
+	kt_end(t, 0);
+}
+
+/* A pseudo-random number below @n (a fixed LCG: the same every run). */
+static unsigned int kt_rand(u32 *seed, unsigned int n)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (*seed >> 16) % n;
+}
+
+/*
+ * Five threads serve two streams far apart in random order: each round the
+ * next two 256 KiB chunks of each stream go to four threads picked at
+ * random and arrive in a random order.  Every request goes into its
+ * stream's queue, and each stream is read in order.
+ */
+static void cs_test_core_stream_pool_random(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_queue *sq[2] = { NULL, NULL };
+	unsigned int i, j, r, s, x, thr[5], item[4];
+	sector_t last[2] = { 0, 0 }, pos;
+	struct request *rq;
+	struct cs_kctx *c[5];
+	u32 seed = 7;
+
+	for (i = 0; i < 5; i++)
+		c[i] = kt_ctx(t, 60);
+	/* Each stream's first chunk, from a thread of its own. */
+	for (s = 0; s < 2; s++) {
+		rq = kt_rq(t, (sector_t)s << 26, 256, false, true);
+		kt_insert(t, rq, c[s]);
+		sq[s] = cs_rq_queue(rq);
+	}
+	KUNIT_ASSERT_PTR_NE(test, sq[0], sq[1]);
+	for (r = 0; r < 10; r++) {
+		for (i = 0; i < 5; i++)
+			thr[i] = i;
+		for (i = 0; i < 4; i++) {
+			item[i] = i;
+			j = i + kt_rand(&seed, 5 - i);
+			x = thr[i];
+			thr[i] = thr[j];
+			thr[j] = x;
+		}
+		for (i = 3; i > 0; i--) {
+			j = kt_rand(&seed, i + 1);
+			x = item[i];
+			item[i] = item[j];
+			item[j] = x;
+		}
+		for (i = 0; i < 4; i++) {
+			s = item[i] % 2;
+			pos = ((sector_t)s << 26) +
+			      (1 + r * 2 + item[i] / 2) * 512;
+			rq = kt_rq(t, pos, 256, false, true);
+			kt_insert(t, rq, c[thr[i]]);
+			KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(rq), sq[s]);
+		}
+		while ((rq = kt_serve(t))) {
+			s = blk_rq_pos(rq) >> 26;
+			KUNIT_EXPECT_GE(test, blk_rq_pos(rq), last[s]);
+			last[s] = blk_rq_pos(rq);
+			t->now += 2 * MS;
+			kt_done(t, rq);
+		}
+	}
+	/* Each stream was read to its last chunk. */
+	for (s = 0; s < 2; s++)
+		KUNIT_EXPECT_EQ(test, last[s], ((sector_t)s << 26) + 20 * 512);
+	KUNIT_EXPECT_GE(test, t->core->stats.stream_moved, 20ULL);
+	kt_end(t, 0);
+}
+
+/*
+ * A kernel server's threads (nfsd) are a process each; their pool is their
+ * name (cs_pool_key()), so their requests move into the stream's queue as
+ * a process's threads' do.  A kernel thread of another name and another
+ * process reading on from the stream keep their own queues.
+ */
+static void cs_test_core_stream_kernel_pool(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct request *rqs[4], *rq;
+	struct cs_kctx *c[4], *jbd, *user;
+	struct cs_queue *sq;
+	sector_t last = 0;
+	unsigned int i, r;
+
+	for (i = 0; i < 4; i++) {
+		c[i] = kt_ctx(t, 700 + i);
+		c[i]->ctx.pool = cs_pool_key(true, 700 + i, "nfsd", 16);
+	}
+	for (r = 0; r < 3; r++) {
+		kt_pool_round(t, c, r, rqs);
+		for (i = 0; i < 4; i++)
+			KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(rqs[i]),
+					    kt_q(c[1]));
+		for (i = 0; i < 4; i++) {
+			rq = kt_serve(t);
+			KUNIT_ASSERT_NOT_NULL(test, rq);
+			last = max(last, blk_rq_pos(rq));
+			t->now += 2 * MS;
+			kt_done(t, rq);
+		}
+	}
+	sq = kt_q(c[1]);
+	KUNIT_EXPECT_EQ(test, t->core->stats.stream_moved, 3ULL * 3);
+	jbd = kt_ctx(t, 800);
+	jbd->ctx.pool = cs_pool_key(true, 800, "jbd2/sda1-8", 16);
+	rq = kt_rq(t, last + 512, 256, false, true);
+	kt_insert(t, rq, jbd);
+	KUNIT_EXPECT_PTR_NE(test, cs_rq_queue(rq), sq);
+	user = kt_ctx(t, 900);
+	rq = kt_rq(t, last + 1024, 256, false, true);
+	kt_insert(t, rq, user);
+	KUNIT_EXPECT_PTR_NE(test, cs_rq_queue(rq), sq);
+	KUNIT_EXPECT_EQ(test, t->core->stats.stream_moved, 3ULL * 3);
 	kt_end(t, 0);
 }
 
@@ -2277,6 +2396,8 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_merge_split),
 	KUNIT_CASE(cs_test_core_stream_pool),
 	KUNIT_CASE(cs_test_core_stream_pool_two),
+	KUNIT_CASE(cs_test_core_stream_pool_random),
+	KUNIT_CASE(cs_test_core_stream_kernel_pool),
 	KUNIT_CASE(cs_test_core_stream_parallel),
 	KUNIT_CASE(cs_test_core_split_no_boost),
 	KUNIT_CASE(cs_test_core_coop_own_head),

@@ -1015,6 +1015,33 @@ static void cs_test_group_keys(struct kunit *test)
 			cs_group_key(CS_GROUP_PROCESS, 101, 0x1000));
 }
 
+/*
+ * A user task's pool is its process; kernel threads of one name (nfsd, the
+ * kworkers) are one pool, apart from every process and from other names.
+ */
+static void cs_test_pool_key(struct kunit *test)
+{
+	static const char jbd2[] = "jbd2/sda1-8";
+	static const char raw[4] = { 'n', 'f', 's', 'd' };
+	pid_t nfsd = cs_pool_key(true, 801, "nfsd", 16);
+	pid_t kw = cs_pool_key(true, 90, "kworker/0:1", 16);
+
+	KUNIT_EXPECT_EQ(test, cs_pool_key(false, 100, "nfsd", 16), 100);
+	KUNIT_EXPECT_EQ(test, cs_pool_key(true, 802, "nfsd", 16), nfsd);
+	KUNIT_EXPECT_LT(test, nfsd, 0);
+	KUNIT_EXPECT_EQ(test, cs_pool_key(true, 91, "kworker/u8:2", 16), kw);
+	KUNIT_EXPECT_EQ(test, cs_pool_key(true, 92, "kworker/1:0H", 16), kw);
+	KUNIT_EXPECT_NE(test, kw, nfsd);
+	/* Numbered threads of one server are one pool, other names not. */
+	KUNIT_EXPECT_EQ(test, cs_pool_key(true, 93, "scsi_eh_0", 16),
+			cs_pool_key(true, 94, "scsi_eh_12", 16));
+	KUNIT_EXPECT_NE(test, cs_pool_key(true, 95, jbd2, sizeof(jbd2)), nfsd);
+	KUNIT_EXPECT_NE(test, cs_pool_key(true, 96, "nfsv4.1-svc", 16), nfsd);
+	/* A name is read no further than its length, NUL or not. */
+	KUNIT_EXPECT_EQ(test, cs_pool_key(true, 97, raw, sizeof(raw)), nfsd);
+	KUNIT_EXPECT_LT(test, cs_pool_key(true, 98, "", 16), 0);
+}
+
 static void cs_test_cap(struct kunit *test)
 {
 	KUNIT_EXPECT_TRUE(test, cs_cap_allows(0, 1 << 20, 1 << 20));
@@ -1034,6 +1061,7 @@ static struct kunit_case cs_coop_cases[] = {
 	KUNIT_CASE(cs_test_coop_chain),
 	KUNIT_CASE(cs_test_coop_split),
 	KUNIT_CASE(cs_test_group_keys),
+	KUNIT_CASE(cs_test_pool_key),
 	KUNIT_CASE(cs_test_cap),
 	{}
 };

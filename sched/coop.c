@@ -125,6 +125,39 @@ unsigned long cs_group_key(enum cs_group_by by, pid_t tgid,
 }
 
 /**
+ * cs_pool_key() - the pool a context's task serves streams in
+ * @kthread: the task is a kernel thread
+ * @tgid: the task's process
+ * @comm: the task's name
+ * @len: bytes of @comm to read at most (it may lack a NUL within them)
+ *
+ * A user process's threads are its pool.  A kernel server's threads (nfsd,
+ * the kworkers that submit for LIO and loop devices) are a process each, so
+ * kernel threads of one name are one pool: the name up to a '/' (kworker/0:1,
+ * kworker/u8:2) without trailing digits.  Threads of other names (jbd2/sda1-8)
+ * are other pools.
+ *
+ * Return: @tgid for a user task; for a kernel thread a negative key of its
+ * name, never a process's and never 0.
+ */
+pid_t cs_pool_key(bool kthread, pid_t tgid, const char *comm, size_t len)
+{
+	size_t n = 0, i;
+	u32 h = 2166136261u;
+
+	if (!kthread)
+		return tgid;
+	while (n < len && comm[n] && comm[n] != '/')
+		n++;
+	while (n && comm[n - 1] >= '0' && comm[n - 1] <= '9')
+		n--;
+	/* FNV-1a: names differ in any byte. */
+	for (i = 0; i < n; i++)
+		h = (h ^ (u8)comm[i]) * 16777619u;
+	return -(pid_t)((h & 0x3fffffff) | 1);
+}
+
+/**
  * cs_cap_allows() - whether a merge keeps a request within the size cap
  * @cap_kb: the max_request_kb tunable; 0 leaves the device limit alone
  * @cur_bytes: size of the request

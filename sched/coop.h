@@ -105,6 +105,7 @@ bool cs_coop_ends_boost(bool sibling, u64 distance);
 bool cs_should_split(bool merged, unsigned int nr_members, bool seeky);
 unsigned long cs_group_key(enum cs_group_by by, pid_t tgid,
 			   unsigned long ctx_id);
+pid_t cs_pool_key(bool kthread, pid_t tgid, const char *comm, size_t len);
 bool cs_cap_allows(unsigned int cap_kb, u64 cur_bytes, u64 add_bytes);
 
 #endif /* CTXSCHED_COOP_H */

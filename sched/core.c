@@ -934,12 +934,12 @@ bool cs_queue_coop(const struct cs_queue *cq)
 	       (cq->flags & CSQ_STREAM);
 }
 
-/* The process of @cq's first context (0: none). */
-static pid_t cs_queue_tgid(const struct cs_queue *cq)
+/* The pool of @cq's first context: its process or kernel pool (0: none). */
+static pid_t cs_queue_pool(const struct cs_queue *cq)
 {
 	if (list_empty(&cq->members))
 		return 0;
-	return list_first_entry(&cq->members, struct cs_ctx, member)->tgid;
+	return list_first_entry(&cq->members, struct cs_ctx, member)->pool;
 }
 
 /*
@@ -957,11 +957,11 @@ static void cs_boost_check(struct cs_core *core, struct cs_queue *cq,
 		return;
 	quiet = !cq->queued && !cq->dispatched;
 	cs_boost_review(core, cq, now);
-	if (cs_queue_boosted(cq) && core->pool_tgid &&
-	    core->pool_tgid == cs_queue_tgid(cq))
-		cs_boost_end(core, cq, "its process serves streams");
+	if (cs_queue_boosted(cq) && core->pool &&
+	    core->pool == cs_queue_pool(cq))
+		cs_boost_end(core, cq, "its pool serves streams");
 	if (!cs_queue_boosted(cq) && quiet &&
-	    (!core->pool_tgid || core->pool_tgid != cs_queue_tgid(cq)) &&
+	    (!core->pool || core->pool != cs_queue_pool(cq)) &&
 	    cs_boost_starts(cs_tun(core, CS_T_LOW_LATENCY),
 			    cs_tun(core, CS_T_BOOST),
 			    !cq->last_done && !cq->seek.nr,
@@ -978,27 +978,28 @@ static void cs_boost_check(struct cs_core *core, struct cs_queue *cq,
 
 /*
  * @cq, a thread of a pool, continued a stream: so are the boosted queues of
- * its process waiting for the disk, and the queues it starts later.  Ended
- * one by one, as each next continues a stream, those still boosted would
- * lead the others meanwhile (tools/sim -d sata s8 16 1: 61.6 MB/s that
- * way, 64.9 with all ended).  Once per boost that ends so.
+ * its pool (process or kernel threads, cs_pool_key()) waiting for the
+ * disk, and the queues it starts later.  Ended one by one, as each next
+ * continues a stream, those still boosted would lead the others meanwhile
+ * (tools/sim -d sata s8 16 1: 61.6 MB/s that way, 64.9 with all ended).
+ * Once per boost that ends so.
  */
 static void cs_boost_end_pool(struct cs_core *core, struct cs_queue *cq)
 {
-	pid_t tgid = cs_queue_tgid(cq);
+	pid_t pool = cs_queue_pool(cq);
 	struct cs_queue *q;
 
-	if (!tgid)
+	if (!pool)
 		return;
-	core->pool_tgid = tgid;
+	core->pool = pool;
 	q = core->active;
-	if (q && q != cq && cs_queue_boosted(q) && cs_queue_tgid(q) == tgid)
-		cs_boost_end(core, q, "its process serves streams");
+	if (q && q != cq && cs_queue_boosted(q) && cs_queue_pool(q) == pool)
+		cs_boost_end(core, q, "its pool serves streams");
 	if (!core->nr_busy_boost)
 		return;
 	list_for_each_entry(q, &core->rr[cq->prio_class], rr)
-		if (cs_queue_boosted(q) && cs_queue_tgid(q) == tgid)
-			cs_boost_end(core, q, "its process serves streams");
+		if (cs_queue_boosted(q) && cs_queue_pool(q) == pool)
+			cs_boost_end(core, q, "its pool serves streams");
 }
 
 static u64 cs_sector_gap(sector_t a, sector_t b)
@@ -1008,9 +1009,9 @@ static u64 cs_sector_gap(sector_t a, sector_t b)
 
 /*
  * A boosted queue's request at @pos: end the boost if it continues the
- * stream of another sync queue of its process, one of the last
+ * stream of another sync queue of its pool, one of the last
  * CS_RECENT_ENDS sync requests dispatched or the active queue's last
- * (cs_coop_ends_boost()).  Of its process: one program after another
+ * (cs_coop_ends_boost()).  Of its pool: one program after another
  * reading neighbouring files (S3's cat processes) are programs starting
  * each.  Only boosted queues pay for it.
  */
@@ -1018,18 +1019,18 @@ static void cs_boost_stream_check(struct cs_core *core, struct cs_queue *cq,
 				  sector_t pos)
 {
 	struct cs_queue *active = core->active;
-	pid_t tgid = cs_queue_tgid(cq);
+	pid_t pool = cs_queue_pool(cq);
 	u64 d = U64_MAX;
 	unsigned int i;
 
-	if (!tgid)
+	if (!pool)
 		return;
 	for (i = 0; i < CS_RECENT_ENDS; i++)
 		if (core->ends_q[i] && core->ends_q[i] != cq &&
-		    cs_queue_tgid(core->ends_q[i]) == tgid)
+		    cs_queue_pool(core->ends_q[i]) == pool)
 			d = min(d, cs_sector_gap(pos, core->ends[i]));
 	if (active && active != cq && cs_queue_sync(active) &&
-	    cs_queue_tgid(active) == tgid)
+	    cs_queue_pool(active) == pool)
 		d = min(d, cs_sector_gap(pos, active->last_end));
 	if (!cs_coop_ends_boost(d != U64_MAX, d))
 		return;
@@ -1039,14 +1040,14 @@ static void cs_boost_stream_check(struct cs_core *core, struct cs_queue *cq,
 
 /* Note @q in *@best if its stream is the nearest one @pos continues. */
 static void cs_stream_try(struct cs_queue *q, struct cs_queue *cq,
-			  pid_t tgid, sector_t pos, enum cs_prio_class pclass,
+			  pid_t pool, sector_t pos, enum cs_prio_class pclass,
 			  unsigned int level, struct cs_queue **best, u64 *best_d)
 {
 	u64 d;
 
 	if (!q || q == cq || !cs_queue_sync(q) || q->prio_class != pclass ||
 	    q->level != level || (q->flags & (CSQ_FALLBACK | CSQ_SPLIT)) ||
-	    cs_queue_tgid(q) != tgid)
+	    cs_queue_pool(q) != pool)
 		return;
 	d = cs_stream_gap(q->stream_end, pos);
 	if (d < *best_d) {
@@ -1058,7 +1059,7 @@ static void cs_stream_try(struct cs_queue *q, struct cs_queue *cq,
 /*
  * Where slices own the disk, a sync request that does not continue its own
  * queue's stream but continues the stream of another sync queue of its
- * process, class and level goes into that queue: a server's pool serves
+ * pool, class and level goes into that queue: a server's pool serves
  * each client's stream with whichever thread is free, so a stream's
  * requests come from every thread, and served per thread they would be
  * read out of order, with an idle window for each thread (each thread's
@@ -1078,7 +1079,7 @@ static struct cs_queue *cs_stream_queue(struct cs_core *core,
 	struct cs_queue *q, *best = NULL;
 	u64 best_d = U64_MAX;
 	unsigned int i = 0;
-	pid_t tgid;
+	pid_t pool;
 
 	*in_stream = false;
 	if (core->mode != CS_MODE_SERIAL || !cs_queue_sync(cq) ||
@@ -1093,19 +1094,19 @@ static struct cs_queue *cs_stream_queue(struct cs_core *core,
 		*in_stream = true;
 		return cq;
 	}
-	tgid = cs_queue_tgid(cq);
-	if (!tgid)
+	pool = cs_queue_pool(cq);
+	if (!pool)
 		return cq;
 	/* The queues that serve a stream: active, waiting, lately served. */
-	cs_stream_try(core->active, cq, tgid, pos, pclass, level, &best,
+	cs_stream_try(core->active, cq, pool, pos, pclass, level, &best,
 		      &best_d);
 	list_for_each_entry(q, &core->rr[pclass], rr) {
 		if (++i > CS_STREAM_SCAN)
 			break;
-		cs_stream_try(q, cq, tgid, pos, pclass, level, &best, &best_d);
+		cs_stream_try(q, cq, pool, pos, pclass, level, &best, &best_d);
 	}
 	for (i = 0; i < CS_RECENT_ENDS; i++)
-		cs_stream_try(core->ends_q[i], cq, tgid, pos, pclass, level,
+		cs_stream_try(core->ends_q[i], cq, pool, pos, pclass, level,
 			      &best, &best_d);
 	if (!best)
 		return cq;

@@ -171,13 +171,15 @@ struct cs_queue {
 /**
  * struct cs_ctx - ctxsched's part of one I/O context on one disk
  *
- * @sync_q and @member are protected by the cs_core lock; @id and @tgid are
- * set once, when the context is first seen, before it is shared.
+ * @sync_q and @member are protected by the cs_core lock; @id, @tgid and
+ * @pool are set once, when the context is first seen, before it is shared.
  *
  * @sync_q: the queue serving the context's sync requests, or NULL
  * @member: entry on @sync_q's members
  * @gen: cs_core.group_gen when the context joined @sync_q
  * @tgid: process of the task that owns the context
+ * @pool: the threads it serves streams with: its process, or the kernel
+ *	threads of its name (cs_pool_key())
  * @id: identity of the context (its io_context), for group_by=thread
  */
 struct cs_ctx {
@@ -185,6 +187,7 @@ struct cs_ctx {
 	struct list_head member;
 	unsigned int gen;
 	pid_t tgid;
+	pid_t pool;
 	unsigned long id;
 };
 
@@ -291,9 +294,9 @@ struct cs_stats {
  * @ends_q: the queues that dispatched them, or NULL: cleared when a
  *	queue is freed
  * @ends_next: the slot of @ends written next
- * @pool_tgid: the process whose boosted thread last continued another
- *	queue's stream (cs_boost_stream_check()): a pool, whose new queues
- *	are not boosted (0: none)
+ * @pool: the pool (struct cs_ctx) whose boosted thread last continued
+ *	another queue's stream (cs_boost_stream_check()): its new queues are
+ *	not boosted (0: none)
  * @nr_queued: requests in queues and on @dispatch
  * @in_driver: requests dispatched and not finished, [0] async, [1] sync
  * @rt_in_driver: the real-time queues' part of @in_driver
@@ -358,7 +361,7 @@ struct cs_core {
 	sector_t ends[CS_RECENT_ENDS];
 	struct cs_queue *ends_q[CS_RECENT_ENDS];
 	unsigned int ends_next;
-	pid_t pool_tgid;
+	pid_t pool;
 	unsigned int nr_queued;
 	unsigned int in_driver[2];
 	unsigned int rt_in_driver;

@@ -131,6 +131,8 @@ static void cs_init_icq(struct io_cq *icq)
 
 	INIT_LIST_HEAD(&ctx->member);
 	ctx->tgid = current->tgid;
+	ctx->pool = cs_pool_key(current->flags & PF_KTHREAD, current->tgid,
+				current->comm, sizeof(current->comm));
 	ctx->id = (unsigned long)icq->ioc;
 }
 

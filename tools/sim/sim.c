@@ -427,6 +427,7 @@ static void reselect(const u64 *tun, bool rot)
 			INIT_LIST_HEAD(&rd[i].ctx.ctx.member);
 			rd[i].ctx.ctx.tgid = rd[i].turn_group == -2 ? 99 :
 					     100 + i;
+			rd[i].ctx.ctx.pool = rd[i].ctx.ctx.tgid;
 			rd[i].ctx.ctx.id = (unsigned long)&rd[i] + nr_win + 1;
 		}
 	}
@@ -688,6 +689,7 @@ int main(int argc, char **argv)
 		INIT_LIST_HEAD(&rd[i].ctx.ctx.member);
 		/* A pool's threads are one process. */
 		rd[i].ctx.ctx.tgid = rd[i].turn_group == -2 ? 99 : 100 + i;
+		rd[i].ctx.ctx.pool = rd[i].ctx.ctx.tgid;
 		rd[i].ctx.ctx.id = (unsigned long)&rd[i];
 		rd[i].ctx.alive = true;
 		rd[i].cx = &rd[i].ctx;
