@@ -578,6 +578,66 @@ static void cs_test_core_stream_pool_random(struct kunit *test)
 }
 
 /*
+ * A pool's thread that owns the stream's queue turns to random reads far
+ * away while the other three go on with the stream: its reads stay in its
+ * queue and none is moved.  The stream's end in that queue went with the
+ * first random read, so the stream's next chunk stays in its thread's
+ * queue, the one after moves there, and as the disk's head is where the
+ * owner's queue left it, that queue joins the owner's as a cooperator
+ * (members.c) until that turns seeky and splits.  From its third chunk on
+ * the stream is one queue again, never the owner's.
+ */
+static void cs_test_core_stream_pool_seeker(struct kunit *test)
+{
+	static const unsigned int other[3] = { 0, 2, 3 };
+	struct request *rqs[4], *rq;
+	struct cs_queue *own, *nq = NULL;
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *c[4];
+	unsigned int i, r, k = 12;
+	sector_t pos;
+	u64 moved;
+	u32 seed = 3;
+
+	for (i = 0; i < 4; i++)
+		c[i] = kt_ctx(t, 80);
+	for (r = 0; r < 3; r++) {
+		kt_pool_round(t, c, r, rqs);
+		while ((rq = kt_serve(t)))
+			kt_done(t, rq);
+	}
+	own = kt_q(c[1]);
+	KUNIT_ASSERT_TRUE(test, own->flags & CSQ_STREAM);
+	for (r = 0; r < 6; r++) {
+		/* Thread 1: one random read in an area of its own. */
+		pos = ((sector_t)1 << 28) + (sector_t)kt_rand(&seed, 1 << 16) * 64;
+		rq = kt_rq(t, pos, 4, false, true);
+		moved = t->core->stats.stream_moved;
+		kt_insert(t, rq, c[1]);
+		KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(rq), kt_q(c[1]));
+		KUNIT_EXPECT_TRUE(test, !nq || cs_rq_queue(rq) != nq);
+		KUNIT_EXPECT_EQ(test, t->core->stats.stream_moved, moved);
+		/* The others: the stream's next three chunks. */
+		for (i = 0; i < 3; i++, k++) {
+			rq = kt_rq(t, (sector_t)k * 512, 256, false, true);
+			kt_insert(t, rq, c[other[(k + i) % 3]]);
+			if (k == 14)
+				nq = cs_rq_queue(rq);
+			if (k < 14)
+				continue;
+			KUNIT_EXPECT_PTR_EQ(test, cs_rq_queue(rq), nq);
+			KUNIT_EXPECT_PTR_NE(test, nq, kt_q(c[1]));
+		}
+		while ((rq = kt_serve(t)))
+			kt_done(t, rq);
+	}
+	KUNIT_ASSERT_NOT_NULL(test, nq);
+	KUNIT_EXPECT_TRUE(test, nq->flags & CSQ_STREAM);
+	KUNIT_EXPECT_FALSE(test, cs_seeky(&nq->seek));
+	kt_end(t, 0);
+}
+
+/*
  * A kernel server's threads (nfsd) are a process each; their pool is their
  * name (cs_pool_key()), so their requests move into the stream's queue as
  * a process's threads' do.  A kernel thread of another name and another
@@ -2398,6 +2458,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_stream_pool_two),
 	KUNIT_CASE(cs_test_core_stream_pool_random),
 	KUNIT_CASE(cs_test_core_stream_kernel_pool),
+	KUNIT_CASE(cs_test_core_stream_pool_seeker),
 	KUNIT_CASE(cs_test_core_stream_parallel),
 	KUNIT_CASE(cs_test_core_split_no_boost),
 	KUNIT_CASE(cs_test_core_coop_own_head),
