@@ -8,7 +8,7 @@
 # repetition), after a drop of the page cache (the client's and the
 # server's: one kernel): both files read at once by two dd bs=1M for
 # NFSP_SECS (8) s, then file a alone.  One "NFSP rep=R sched=S streams=N
-# a=MB/s [b=MB/s] total=MB/s disk=MB/s seeks=N cpu=%" line per run (the
+# a=MB/s [b=MB/s] total=MB/s disk=MB/s seeks=N rq_kb=KiB cpu=%" line per run (the
 # disk's side: what it read, hddsim's seeks, the vCPUs' busy share),
 # ctxsched's counters' change over each of its runs and its device model's
 # mode after it (NFSP_MODE: the device_mode to force, e.g. serial), and a
@@ -144,13 +144,14 @@ readers() {
 	rd_out+="total=$tot"
 }
 # disk_out: the disk's side of the run from snapshots wa to wb: MB/s read,
-# hddsim's seeks, the vCPUs' busy share in per cent.
+# hddsim's seeks, the mean read's KiB, the vCPUs' busy share in per cent.
 declare -A wa wb
 disk_out() {
 	local us=$((wb[t_us] - wa[t_us]))
 	echo "disk=$(awk -v b=$(((wb[rd_sectors] - wa[rd_sectors]) * 512)) -v us=$us \
 		'BEGIN { printf "%.1f", b / us }')" \
 		"seeks=$((wb[hs_seeks] - wa[hs_seeks]))" \
+		"rq_kb=$(((wb[rd_sectors] - wa[rd_sectors]) / 2 / (wb[rd_ios] - wa[rd_ios] + 1)))" \
 		"cpu=$(((wb[busy_ticks] - wa[busy_ticks]) * 100000000 / (BENCH_HZ * BENCH_CPUS * us)))"
 }
 snap() {
