@@ -154,3 +154,53 @@ cs_serial_disk() {
 	echo 1 > "/sys/block/$1/queue/rotational" ||
 		cs_fail "cannot mark $1 rotational"
 }
+
+# cs_nfs_serve DIR MNT [VERS]: serve DIR with nfsd's 8 threads to the
+# kernel's NFS client on loopback and mount it on MNT (NFS VERS, 3 by
+# default; 4.x mounts DIR as the pseudo root).  Needs nfs-kernel-server.
+# cs_nfs_stop MNT undoes it.
+cs_nfs_serve() {
+	local dir=$1 mnt=$2 vers=${3:-3} opts src t0 n
+	modprobe nfsd || cs_fail "modprobe nfsd"
+	mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd ||
+		cs_fail "mounting the nfsd file system"
+	ip link set lo up || cs_fail "cannot bring up lo"
+	mkdir -p /run/rpcbind /var/lib/nfs/rpc_pipefs /var/lib/nfs/v4recovery "$mnt"
+	rpcbind || cs_fail "rpcbind did not start"
+	for _ in $(seq 50); do
+		rpcinfo -p 127.0.0.1 > /dev/null 2>&1 && break
+		sleep 0.1
+	done
+	rpcinfo -p 127.0.0.1 > /dev/null 2>&1 || cs_fail "rpcbind does not answer"
+	# fsid=0: the NFSv4 pseudo root, so that NFSv4 needs no export of the
+	# directories above (the guest's / is an overlay nfsd cannot export).
+	exportfs -o rw,no_root_squash,no_subtree_check,insecure,fsid=0 \
+		"127.0.0.1:$dir" || cs_fail "exportfs $dir"
+	rpc.mountd || cs_fail "rpc.mountd did not start"
+	# Short lease and grace times (before the threads start): an NFSv4
+	# client cannot open files during the grace time.
+	echo 10 > /proc/fs/nfsd/nfsv4leasetime || cs_fail "nfsv4leasetime"
+	echo 10 > /proc/fs/nfsd/nfsv4gracetime || cs_fail "nfsv4gracetime"
+	rpc.nfsd 8 || cs_fail "rpc.nfsd 8"
+	read -r n < /proc/fs/nfsd/threads
+	[ "$n" = 8 ] || cs_fail "nfsd runs $n threads, not 8"
+	case $vers in
+	3) opts=vers=3,proto=tcp,nolock src=127.0.0.1:$dir ;;
+	*) opts=vers=$vers,proto=tcp src=127.0.0.1:/ ;;
+	esac
+	t0=$SECONDS
+	until mount -t nfs -o "$opts" "$src" "$mnt" 2> /tmp/cs-nfs.err; do
+		[ $((SECONDS - t0)) -lt 60 ] ||
+			cs_fail "mount -t nfs -o $opts $src: $(tr '\n' ' ' < /tmp/cs-nfs.err)"
+		sleep 2
+	done
+}
+
+cs_nfs_stop() { # MNT
+	umount "$1" 2> /dev/null
+	rpc.nfsd 0 2> /dev/null
+	exportfs -ua 2> /dev/null
+	pkill -x rpc.mountd
+	pkill -x rpcbind
+	umount /proc/fs/nfsd 2> /dev/null
+}

@@ -17,13 +17,8 @@ modprobe nfsd 2> /dev/null || { echo "SKIP: this kernel has no nfsd"; exit 77; }
 d=hddsim0 srv=/tmp/nfs-pool-srv cli=/tmp/nfs-pool-cli
 mb=$(cs_size 48 16)
 cleanup() {
-	umount $cli 2> /dev/null
-	rpc.nfsd 0 2> /dev/null
-	exportfs -ua 2> /dev/null
-	pkill -x rpc.mountd
-	pkill -x rpcbind
+	cs_nfs_stop $cli
 	umount $srv 2> /dev/null
-	umount /proc/fs/nfsd 2> /dev/null
 	rmmod nfsd 2> /dev/null
 }
 trap cleanup EXIT
@@ -49,21 +44,7 @@ pb=$(filefrag -v $srv/b | awk '$1 == "0:" { sub(/\.\..*/, "", $4); print $4 }')
 cs_log "a at block $pa, b at block $pb"
 [ $((pb - pa)) -ge $((1 << 18)) ] || cs_fail "a and b less than 1 GiB apart"
 
-mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd ||
-	cs_fail "mount nfsd"
-ip link set lo up || cs_fail "lo"
-mkdir -p /run/rpcbind /var/lib/nfs/rpc_pipefs /var/lib/nfs/v4recovery
-rpcbind || cs_fail "rpcbind"
-for _ in $(seq 50); do rpcinfo -p 127.0.0.1 > /dev/null 2>&1 && break; sleep 0.1; done
-exportfs -o rw,no_root_squash,no_subtree_check,insecure 127.0.0.1:$srv ||
-	cs_fail "exportfs"
-rpc.mountd || cs_fail "rpc.mountd"
-rpc.nfsd 8 || cs_fail "rpc.nfsd 8"
-t0=$SECONDS
-until mount -t nfs -o vers=3,proto=tcp,nolock 127.0.0.1:$srv $cli 2> /tmp/nfs-pool.err; do
-	[ $((SECONDS - t0)) -lt 60 ] || cs_fail "mount: $(cat /tmp/nfs-pool.err)"
-	sleep 2
-done
+cs_nfs_serve $srv $cli
 pids=$(pgrep -x nfsd)
 [ "$(echo "$pids" | wc -l)" = 8 ] || cs_fail "nfsd threads: $pids"
 

@@ -74,37 +74,8 @@ bench_prefault
 bench_log "disk ready"
 
 # --- the NFS server and the client mount ------------------------------------
-modprobe nfsd || cs_fail "modprobe nfsd"
-mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd ||
-	cs_fail "mounting the nfsd file system"
-ip link set lo up || cs_fail "cannot bring up lo"
-mkdir -p /run/rpcbind /var/lib/nfs/v4recovery /var/lib/nfs/rpc_pipefs
-rpcbind || cs_fail "rpcbind did not start"
-for _ in $(seq 50); do rpcinfo -p 127.0.0.1 > /dev/null 2>&1 && break; sleep 0.1; done
-rpcinfo -p 127.0.0.1 > /dev/null 2>&1 ||
-	cs_fail "rpcbind does not answer: $(rpcinfo -p 127.0.0.1 2>&1 | tr '\n' ' ')"
-# fsid=0: the NFSv4 pseudo root, so that NFSv4 needs no export of the
-# directories above (the guest's / is an overlay, which nfsd cannot export).
-exportfs -o rw,no_root_squash,no_subtree_check,insecure,fsid=0 127.0.0.1:$srv ||
-	cs_fail "exportfs $srv"
-rpc.mountd || cs_fail "rpc.mountd did not start"
-# Short lease and grace times (seconds, before the threads start): an NFSv4
-# client cannot open files during the grace time.
-echo 10 > /proc/fs/nfsd/nfsv4leasetime || cs_fail "nfsv4leasetime"
-echo 10 > /proc/fs/nfsd/nfsv4gracetime || cs_fail "nfsv4gracetime"
-rpc.nfsd 8 || cs_fail "rpc.nfsd 8"
-read -r n < /proc/fs/nfsd/threads
-[ "$n" = 8 ] || cs_fail "nfsd runs $n threads, not 8"
-case $vers in
-3) opts=vers=3,proto=tcp,nolock src=127.0.0.1:$srv ;;
-*) opts=vers=$vers,proto=tcp src=127.0.0.1:/ ;;
-esac
+cs_nfs_serve $srv $cli "$vers"
 t0=$SECONDS
-until mount -t nfs -o "$opts" "$src" $cli 2> "$BENCH_OUT/mount.err"; do
-	[ $((SECONDS - t0)) -lt 60 ] ||
-		cs_fail "mount -t nfs -o $opts $src: $(tr '\n' ' ' < "$BENCH_OUT/mount.err")"
-	sleep 2
-done
 # NFSv4: the first open waits until the grace time is over.
 until head -c 4096 $cli/a > /dev/null 2> "$BENCH_OUT/open.err"; do
 	[ $((SECONDS - t0)) -lt 60 ] ||
@@ -250,6 +221,5 @@ for n in 2 1; do
 			awk -v m="$m" -v z="$none" 'BEGIN { if (z > 0) printf "%.2f", m / z; else print "-" }')"
 	done
 done
-umount $cli || echo "NFSP: umount $cli failed"
-rpc.nfsd 0
+cs_nfs_stop $cli
 bench_log "done in $((SECONDS - t_start)) s"
