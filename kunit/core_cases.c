@@ -638,6 +638,59 @@ static void cs_test_core_stream_pool_seeker(struct kunit *test)
 }
 
 /*
+ * Two streams of a pool meet and cross: A starts 6 MiB behind B and reads
+ * two chunks for each of B's, so it comes within B's window (4 MiB behind
+ * B's end) at round 7, reaches B at round 22, overtakes it and leaves it
+ * behind.  Three threads take the items in turn, so each reads for both
+ * streams.  Apart, each stream has a queue of its own, also while A's
+ * chunks fall in B's window but go on A's own end.  Where they meet
+ * they are served as one queue (a cooperator merge, and out of order
+ * within 4 MiB counts as no seek: the head sweeps both), and once more
+ * than 5 MiB apart again each has a queue of its own again.
+ */
+static void cs_test_core_stream_pool_cross(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_queue *sq[2] = { NULL, NULL }, *q[3];
+	sector_t next[2] = { 0, 12288 };
+	unsigned int i, r, s, n = 0;
+	struct request *rq;
+	struct cs_kctx *c[3];
+
+	for (i = 0; i < 3; i++)
+		c[i] = kt_ctx(t, 95);
+	for (r = 0; r < 56; r++) {
+		for (i = 0; i < 3; i++, n++) {
+			s = i == 2;
+			rq = kt_rq(t, next[s], 256, false, true);
+			next[s] += 512;
+			kt_insert(t, rq, c[(n + r) % 3]);
+			q[i] = cs_rq_queue(rq);
+		}
+		/* Apart until A reaches B, also in B's window (round 7)... */
+		if (r == 0) {
+			sq[0] = q[0];
+			sq[1] = q[2];
+		}
+		if (next[0] + 2 * CS_COOP_CLOSE < next[1]) {
+			KUNIT_EXPECT_PTR_EQ(test, q[0], sq[0]);
+			KUNIT_EXPECT_PTR_EQ(test, q[1], sq[0]);
+			KUNIT_EXPECT_PTR_EQ(test, q[2], sq[1]);
+		}
+		/* ... and apart again once A is 5 MiB ahead. */
+		if (next[0] > next[1] + 10240) {
+			KUNIT_EXPECT_PTR_EQ(test, q[0], q[1]);
+			KUNIT_EXPECT_PTR_NE(test, q[0], q[2]);
+		}
+		while ((rq = kt_serve(t)))
+			kt_done(t, rq);
+	}
+	KUNIT_EXPECT_PTR_NE(test, sq[0], sq[1]);
+	KUNIT_EXPECT_GT(test, next[0], next[1] + 10240 + 4 * 512);
+	kt_end(t, 0);
+}
+
+/*
  * A kernel server's threads (nfsd) are a process each; their pool is their
  * name (cs_pool_key()), so their requests move into the stream's queue as
  * a process's threads' do.  A kernel thread of another name and another
@@ -2459,6 +2512,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_stream_pool_random),
 	KUNIT_CASE(cs_test_core_stream_kernel_pool),
 	KUNIT_CASE(cs_test_core_stream_pool_seeker),
+	KUNIT_CASE(cs_test_core_stream_pool_cross),
 	KUNIT_CASE(cs_test_core_stream_parallel),
 	KUNIT_CASE(cs_test_core_split_no_boost),
 	KUNIT_CASE(cs_test_core_coop_own_head),

@@ -1088,15 +1088,20 @@ static struct cs_queue *cs_stream_queue(struct cs_core *core,
 	if ((cq->last_end || cq->seek.nr) &&
 	    cs_sector_gap(pos, cq->last_end) <= CS_COOP_CLOSE)
 		return cq;
-	/* Its own pool stream, arriving out of order. */
-	if ((cq->flags & CSQ_STREAM) &&
-	    cs_stream_gap(cq->stream_end, pos) != U64_MAX) {
-		*in_stream = true;
-		return cq;
+	/*
+	 * Its own pool stream, arriving out of order, unless another stream
+	 * of the pool goes on nearer (streams that meet).
+	 */
+	if (cq->flags & CSQ_STREAM) {
+		best_d = cs_stream_gap(cq->stream_end, pos);
+		if (best_d != U64_MAX)
+			best = cq;
 	}
 	pool = cs_queue_pool(cq);
-	if (!pool)
+	if (!pool || best_d == 0) {
+		*in_stream = !!best;
 		return cq;
+	}
 	/* The queues that serve a stream: active, waiting, lately served. */
 	cs_stream_try(core->active, cq, pool, pos, pclass, level, &best,
 		      &best_d);
@@ -1108,8 +1113,10 @@ static struct cs_queue *cs_stream_queue(struct cs_core *core,
 	for (i = 0; i < CS_RECENT_ENDS; i++)
 		cs_stream_try(core->ends_q[i], cq, pool, pos, pclass, level,
 			      &best, &best_d);
-	if (!best)
+	if (!best || best == cq) {
+		*in_stream = !!best;
 		return cq;
+	}
 	core->stats.stream_moved++;
 	best->flags |= CSQ_STREAM;
 	*in_stream = true;
