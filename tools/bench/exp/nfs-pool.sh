@@ -8,14 +8,14 @@
 # repetition), after a drop of the page cache (the client's and the
 # server's: one kernel): both files read at once by two dd bs=1M for
 # NFSP_SECS (8) s, then file a alone.  One "NFSP rep=R sched=S streams=N
-# a=MB/s [b=MB/s] total=MB/s disk=MB/s seeks=N rq_kb=KiB cpu=%" line per run (the
-# disk's side: what it read, hddsim's seeks, the vCPUs' busy share),
-# ctxsched's counters' change over each of its runs and its device model's
-# mode after it (NFSP_MODE: the device_mode to force, e.g. serial), and a
-# summary: the median total per scheduler for 2 and 1 streams and its
-# ratio to none.  Before the runs, one traced 3 s read
-# shows which tasks put the reads on the disk (block_bio_queue by comm) and
-# how much each nfsd thread read (/proc/PID/io).
+# a=MB/s [b=MB/s] total=MB/s disk=MB/s seeks=N rq_kb=KiB cpu=%" line per
+# run (the disk's side: what it read, hddsim's seeks, the mean read's size,
+# the vCPUs' busy share), ctxsched's counters' change over each of its runs
+# and its device model's mode after it (NFSP_MODE: the device_mode to
+# force, e.g. serial), and a summary: the median total per scheduler for 2
+# and 1 streams and its ratio to none.  Before the runs, one traced 3 s
+# read shows which tasks put the reads on the disk (block_bio_queue by
+# comm) and how much each nfsd thread read (/proc/PID/io).
 #
 # Needs on the host (the guest's root): nfs-kernel-server (rpc.nfsd,
 # rpc.mountd, exportfs; it pulls in nfs-common with mount.nfs and rpcbind),
@@ -118,11 +118,11 @@ readers() {
 # hddsim's seeks, the mean read's KiB, the vCPUs' busy share in per cent.
 declare -A wa wb
 disk_out() {
-	local us=$((wb[t_us] - wa[t_us]))
+	local us=$((wb[t_us] - wa[t_us])) ios=$((wb[rd_ios] - wa[rd_ios]))
 	echo "disk=$(awk -v b=$(((wb[rd_sectors] - wa[rd_sectors]) * 512)) -v us=$us \
 		'BEGIN { printf "%.1f", b / us }')" \
 		"seeks=$((wb[hs_seeks] - wa[hs_seeks]))" \
-		"rq_kb=$(((wb[rd_sectors] - wa[rd_sectors]) / 2 / (wb[rd_ios] - wa[rd_ios] + 1)))" \
+		"rq_kb=$(((wb[rd_sectors] - wa[rd_sectors]) / 2 / (ios > 0 ? ios : 1)))" \
 		"cpu=$(((wb[busy_ticks] - wa[busy_ticks]) * 100000000 / (BENCH_HZ * BENCH_CPUS * us)))"
 }
 snap() {
