@@ -24,6 +24,11 @@
  *     -T         print the core's trace messages, with model time in ms
  *     -K         ignore the core's requests to run the queue (the lost
  *                queue run of issue 11: blk-mq's 3 ms delay only)
+ *     -B KB      s8 reads through the page cache with KB of readahead
+ *                (read_ahead_kb), one file per stream shared by the pool
+ *                as one open file: the kernel's readahead (6.12) issues
+ *                the reads, from whichever thread gets there (S8's
+ *                buffered cases)
  *     -w N       add write-back: N async 512 KiB writes kept queued or
  *                in flight, one after the other in the last quarter of
  *                the disk (what a flusher does for a buffered writer);
@@ -104,16 +109,31 @@ struct reader {
 				 */
 	u64 sub_at;		/* s7: when the read in flight was issued */
 	int stream;		/* pool: the stream of the item in hand */
+	u64 pg, pg_end;		/* -B: the item's next page and its end */
+	bool waiting;		/* -B: waits for a page in flight */
 	bool held;		/* -R: waits for the switch to end */
 	unsigned short ioprio;	/* 0: best effort, level 4 */
 };
 
-/* S8's streams: where each goes on, what it delivered. */
+/*
+ * S8's streams: where each goes on, what it delivered.  With -B each is a
+ * file read through the page cache: a state per 4 KiB page of its area and
+ * the file's readahead state (struct file_ra_state), shared by the pool's
+ * threads as one open file is.
+ */
 #define MAX_STREAMS	8
-static struct {
+#define PG_IN_FLIGHT	1
+#define PG_UPTODATE	2
+#define PG_READAHEAD	4
+static struct sim_stream {
 	u64 pos, start, end, bytes;
+	u8 *pg;			/* -B: PG_* per page of the area */
+	u64 npg;
+	u64 ra_start, ra_size, ra_async, prev_pg;	/* pages */
 } streams[MAX_STREAMS];
 static int nr_streams, next_item;
+/* -B: read_ahead_kb in pages, and the disk's io_pages (max_sectors_kb). */
+static u64 ra_pages, io_pages = 256;
 
 /* A request and the disk command it becomes. */
 struct srq {
@@ -121,6 +141,8 @@ struct srq {
 	struct hs_cmd cmd;
 	struct reader *r;
 	int state;		/* 0 sched, 1 in the disk, 2 completion armed */
+	int bs;			/* -B: 1 + the stream whose pages it reads */
+	u64 bpg;		/* -B: its first page */
 	struct list_head fifo;	/* SCHED_NONE, and held-back requests */
 };
 
@@ -130,7 +152,7 @@ static struct reader rd[MAX_READERS];
 static int nr_readers;
 static enum sched_kind kind = SCHED_CTX;
 static enum cs_mode_force force = CS_FORCE_AUTO;
-static u64 now, rerun_at = U64_MAX, think = 150 * NSEC_PER_USEC;
+static u64 now, rerun_at = U64_MAX, think = 150 * NSEC_PER_USEC, sim_end;
 static bool no_kick;
 static unsigned int tags, in_disk;
 static LIST_HEAD(fifo);		/* none: requests waiting for a tag */
@@ -249,14 +271,214 @@ static void run_queue(void)
 	}
 }
 
+/*
+ * Insert @left sectors at @pos for @r as the block layer would: split at the
+ * stripe unit and at max_rq_sectors.  @bs: 1 + the stream whose page cache
+ * the read fills (-B), 0 for a read or write of @r's own.
+ */
+static void issue(struct reader *r, u64 pos, u64 left, int bs)
+{
+	struct srq *s;
+	u64 n;
+
+	while (left) {
+		n = left;
+		if (disk.chunk_sectors)
+			n = min_t(u64, n, disk.chunk_sectors -
+				  pos % disk.chunk_sectors);
+		if (max_rq_sectors)
+			n = min(n, max_rq_sectors);
+		s = calloc(1, sizeof(*s));
+		s->r = r;
+		s->bs = bs;
+		if (bs)
+			s->bpg = (pos - streams[bs - 1].start) >> 3;
+		s->krq.rq.__sector = pos;
+		s->krq.rq.__data_len = n << 9;
+		s->krq.rq.cmd_flags = r->turn_group == -4 ? REQ_OP_WRITE :
+							    REQ_OP_READ;
+		s->krq.ioprio = r->ioprio ?:
+				IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4);
+		INIT_LIST_HEAD(&s->krq.rq.queuelist);
+		INIT_LIST_HEAD(&s->fifo);
+		RB_CLEAR_NODE(&s->krq.rq.rb_node);
+		cs_env_sim_pid = r - rd;
+		if (kind == SCHED_CTX)
+			cs_core_insert(&env.core, &s->krq.rq, &r->cx->ctx,
+				       false, now);
+		else
+			list_add_tail(&s->fifo, &fifo);
+		if (!bs)
+			r->pieces++;
+		pos += n;
+		left -= n;
+	}
+}
+
+/*
+ * -B: the page cache and readahead of mm/readahead.c (Linux 6.12) for
+ * order-0 pages, as far as S8's pool meets them.  Page indexes are relative
+ * to the stream's area, which is its file.
+ */
+
+/* page_cache_ra_unbounded(): allocate the absent pages, read each run. */
+static void ra_read(struct reader *r, u64 start, u64 nr, u64 lookahead)
+{
+	struct sim_stream *st = &streams[r->stream];
+	u64 mark = start + nr - lookahead, i, run = 0;
+
+	nr = min(nr, st->npg - start);
+	for (i = start; i < start + nr; i++) {
+		if (st->pg[i]) {
+			if (run)
+				issue(r, st->start + ((i - run) << 3), run << 3,
+				      r->stream + 1);
+			run = 0;
+			continue;
+		}
+		st->pg[i] = PG_IN_FLIGHT | (i == mark ? PG_READAHEAD : 0);
+		run++;
+	}
+	if (run)
+		issue(r, st->start + ((i - run) << 3), run << 3, r->stream + 1);
+}
+
+/* ractl_max_pages(): a large read may go up to the disk's io_pages. */
+static u64 ra_max(u64 req)
+{
+	return req > ra_pages && io_pages > ra_pages ? min(req, io_pages) :
+						       ra_pages;
+}
+
+static u64 ra_init_size(u64 size, u64 max)
+{
+	u64 n = 1;
+
+	while (n < size)
+		n <<= 1;
+	if (n <= max / 32)
+		return n * 4;
+	if (n <= max / 4)
+		return n * 2;
+	return max;
+}
+
+static u64 ra_next_size(u64 cur, u64 max)
+{
+	if (cur < max / 16)
+		return 4 * cur;
+	if (cur <= max / 2)
+		return 2 * cur;
+	return max;
+}
+
+/* page_cache_sync_ra(): @index is absent; @req pages are wanted from it. */
+static void ra_sync(struct reader *r, u64 index, u64 req)
+{
+	struct sim_stream *st = &streams[r->stream];
+	u64 max = ra_max(req), miss = index - 1, contig, k;
+
+	if (!index || req > max || index - st->prev_pg <= 1) {
+		st->ra_start = index;
+		st->ra_size = ra_init_size(req, max);
+		st->ra_async = st->ra_size > req ? st->ra_size - req :
+						   st->ra_size >> 1;
+		ra_read(r, st->ra_start, st->ra_size, st->ra_async);
+		return;
+	}
+	/* page_cache_prev_miss(index - 1, max): the last page it looked at */
+	for (k = 0; k < max; k++) {
+		miss = index - 1 - k;
+		if (miss == U64_MAX || !st->pg[miss])
+			break;
+	}
+	contig = index - miss - 1;
+	/* Cached from the file's start: a long stream. */
+	if (miss == U64_MAX)
+		contig *= 2;
+	if (contig <= req) {
+		/* A standalone read: as is, the state left alone. */
+		ra_read(r, index, req, 0);
+		return;
+	}
+	st->ra_start = index;
+	st->ra_size = min(contig + req, max);
+	st->ra_async = 1;
+	ra_read(r, index, st->ra_size, 1);
+}
+
+/* page_cache_async_ra(): the thread reached a PG_readahead page. */
+static void ra_async(struct reader *r, u64 index, u64 req)
+{
+	struct sim_stream *st = &streams[r->stream];
+	u64 max = ra_max(req), start, n;
+
+	if (index == st->ra_start + st->ra_size - st->ra_async) {
+		st->ra_start += st->ra_size;
+		st->ra_size = max(st->ra_size, ra_next_size(st->ra_size, max));
+		st->ra_async = st->ra_size;
+		ra_read(r, st->ra_start, st->ra_size, st->ra_async);
+		return;
+	}
+	/* page_cache_next_miss(index + 1, max) */
+	for (start = index + 1, n = 0; n < max; n++, start++)
+		if (start >= st->npg || !st->pg[start])
+			break;
+	if (n == max || start - index > max)
+		return;
+	st->ra_start = start;
+	st->ra_size = ra_next_size(start - index + req, max);
+	st->ra_async = st->ra_size;
+	ra_read(r, start, st->ra_size, st->ra_async);
+}
+
+/*
+ * filemap_read() of a pool thread's item: absent pages start a sync
+ * readahead, a PG_readahead page an async one, a page in flight makes the
+ * thread wait for it.  At the item's end the thread takes the next.
+ */
+static void pool_step(struct reader *r)
+{
+	struct sim_stream *st = &streams[r->stream];
+	u8 *p;
+
+	while (r->pg < r->pg_end) {
+		p = &st->pg[r->pg];
+		if (!*p) {
+			ra_sync(r, r->pg, r->pg_end - r->pg);
+			continue;
+		}
+		if (*p & PG_READAHEAD) {
+			*p &= ~PG_READAHEAD;
+			ra_async(r, r->pg, r->pg_end - r->pg);
+		}
+		if (!(*p & PG_UPTODATE)) {
+			r->waiting = true;
+			return;
+		}
+		r->pg++;
+	}
+	st->prev_pg = r->pg_end - 1;
+	if (now <= sim_end) {
+		r->bytes += r->size << 9;
+		st->bytes += r->size << 9;
+	}
+	r->at = now + think;
+}
+
 static void submit(struct reader *r)
 {
 	u64 pos = r->pos, left = r->size, n;
-	struct srq *s;
 
 	r->at = U64_MAX;
 	if (draining) {
 		r->held = true;
+		return;
+	}
+	if (r->turn_group == -2 && ra_pages && r->pg < r->pg_end) {
+		/* -B: the item in hand goes on. */
+		pool_step(r);
+		run_queue();
 		return;
 	}
 	if (r->turn_group == -2) {
@@ -266,6 +488,13 @@ static void submit(struct reader *r)
 		if (pos + r->size > streams[r->stream].end)
 			pos = streams[r->stream].start;
 		streams[r->stream].pos = pos + r->size;
+		if (ra_pages) {
+			r->pg = (pos - streams[r->stream].start) >> 3;
+			r->pg_end = r->pg + (r->size >> 3);
+			pool_step(r);
+			run_queue();
+			return;
+		}
 	} else if (r->turn_group == -4) {
 		if (wb_pos + r->size > wb_end)
 			wb_pos = wb_start;
@@ -288,39 +517,39 @@ static void submit(struct reader *r)
 	}
 	if (pos + r->size > r->end)
 		pos = r->start;
-	/* The block layer splits at the stripe unit. */
-	while (left) {
-		n = left;
-		if (disk.chunk_sectors)
-			n = min_t(u64, n, disk.chunk_sectors -
-				  pos % disk.chunk_sectors);
-		if (max_rq_sectors)
-			n = min(n, max_rq_sectors);
-		s = calloc(1, sizeof(*s));
-		s->r = r;
-		s->krq.rq.__sector = pos;
-		s->krq.rq.__data_len = n << 9;
-		s->krq.rq.cmd_flags = r->turn_group == -4 ? REQ_OP_WRITE :
-							    REQ_OP_READ;
-		s->krq.ioprio = r->ioprio ?:
-				IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4);
-		INIT_LIST_HEAD(&s->krq.rq.queuelist);
-		INIT_LIST_HEAD(&s->fifo);
-		RB_CLEAR_NODE(&s->krq.rq.rb_node);
-		cs_env_sim_pid = r - rd;
-		if (kind == SCHED_CTX)
-			cs_core_insert(&env.core, &s->krq.rq, &r->cx->ctx,
-				       false, now);
-		else
-			list_add_tail(&s->fifo, &fifo);
-		r->pieces++;
-		pos += n;
-		left -= n;
-	}
+	issue(r, pos, left, 0);
+	pos += left;
 	r->pos = pos;
 	if (r->turn_group >= 0)
 		turn_pos = pos;
 	run_queue();
+}
+
+/*
+ * -B: a read of a stream's pages completed: they are up to date, and the
+ * threads waiting for one of them go on.
+ */
+static void pages_done(struct srq *s)
+{
+	struct sim_stream *st = &streams[s->bs - 1];
+	u64 i, n = s->krq.rq.__data_len >> 12;
+	bool kick = false;
+	int j;
+
+	for (i = s->bpg; i < s->bpg + n; i++)
+		st->pg[i] = (st->pg[i] & PG_READAHEAD) | PG_UPTODATE;
+	if (kind == SCHED_CTX)
+		kick = cs_core_finish(&env.core, &s->krq.rq, now);
+	/* A waiting thread wakes, copies what it has and reads on. */
+	for (j = 0; j < nr_readers; j++)
+		if (rd[j].waiting && &streams[rd[j].stream] == st &&
+		    st->pg[rd[j].pg] & PG_UPTODATE) {
+			rd[j].waiting = false;
+			rd[j].at = now + think;
+		}
+	free(s);
+	if ((kick && !no_kick) || kind == SCHED_NONE || in_disk + 1 == tags)
+		run_queue();
 }
 
 static void complete(struct srq *s, u64 t_end)
@@ -332,6 +561,10 @@ static void complete(struct srq *s, u64 t_end)
 	in_disk--;
 	if (now >= win_from && now < win_to && r->turn_group != -4)
 		win_cur += s->krq.rq.__data_len;
+	if (s->bs) {
+		pages_done(s);
+		return;
+	}
 	if (now <= t_end) {
 		r->bytes += s->krq.rq.__data_len;
 		if (r->turn_group == -2)
@@ -466,7 +699,7 @@ static void reselect(const u64 *tun, bool rot)
 static void bad_args(void)
 {
 	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-w N] [-p US] [-q N]\n"
-	      "           [-b MS] [-R SEC] [-r] [-v] [-T] [-K]\n"
+	      "           [-b MS] [-R SEC] [-B KB] [-r] [-v] [-T] [-K]\n"
 	      "           s1 N | s2 T | s2b T | s8 T S | s10 N | s9 N | s7 RATE | s5 J\n",
 	      stderr);
 	exit(2);
@@ -483,7 +716,7 @@ int main(int argc, char **argv)
 	struct hs_params p;
 	const char *sc;
 
-	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:p:q:b:R:rvKT")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:p:q:b:R:B:rvKT")) != -1) {
 		switch (opt) {
 		case 's':
 			if (!strcmp(optarg, "none"))
@@ -515,6 +748,11 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			s9_ra_mb = atoi(optarg);
+			break;
+		case 'B':
+			ra_pages = (u64)atoi(optarg) / 4;
+			if (ra_pages < 1 || ra_pages > 16384)
+				bad_args();
 			break;
 		case 'p':
 			prog_think_us = atoi(optarg);
@@ -673,8 +911,18 @@ int main(int argc, char **argv)
 	} else {
 		bad_args();
 	}
-	if (nr_readers + nr_wb > MAX_READERS)
+	/* -B is S8's page cache; -R would need its windows counted. */
+	if (nr_readers + nr_wb > MAX_READERS ||
+	    (ra_pages && (!nr_streams || resel_ns)))
 		bad_args();
+	for (i = 0; ra_pages && i < nr_streams; i++) {
+		streams[i].npg = (streams[i].end - streams[i].start) >> 3;
+		streams[i].pg = calloc(streams[i].npg, 1);
+		if (!streams[i].pg)
+			return 2;
+		/* file_ra_state_init(): no read before. */
+		streams[i].prev_pg = U64_MAX >> 12;
+	}
 	wb_start = cap / 4 * 3 & ~7ULL;
 	wb_end = cap;
 	wb_pos = wb_start;
@@ -717,6 +965,7 @@ int main(int argc, char **argv)
 	if (getenv("SIM_SAMPLE"))
 		sample_ns = (u64)atoi(getenv("SIM_SAMPLE")) * NSEC_PER_MSEC;
 	end = now + (u64)(secs * NSEC_PER_SEC);
+	sim_end = end;
 	if (resel_ns)
 		next_resel = now + resel_ns;
 	while (now < end && !(prog_left == 0 && prog_done)) {
