@@ -29,6 +29,10 @@
  *                as one open file: the kernel's readahead (6.12) issues
  *                the reads, from whichever thread gets there (S8's
  *                buffered cases)
+ *     -P N       s8 -B: the threads share N CPUs, each wake-up or item
+ *                taking the think time of one, first come first served
+ *     -k US      the queue runs the core asks for (kicks) come US later,
+ *                as kblockd's do
  *     -w N       add write-back: N async 512 KiB writes kept queued or
  *                in flight, one after the other in the last quarter of
  *                the disk (what a flusher does for a buffered writer);
@@ -154,6 +158,8 @@ static enum sched_kind kind = SCHED_CTX;
 static enum cs_mode_force force = CS_FORCE_AUTO;
 static u64 now, rerun_at = U64_MAX, think = 150 * NSEC_PER_USEC, sim_end;
 static bool no_kick;
+/* -k US: a kick's queue run comes US later (kblockd's latency). */
+static u64 kick_ns;
 static unsigned int tags, in_disk;
 static LIST_HEAD(fifo);		/* none: requests waiting for a tag */
 static struct srq *armed[MAX_INFLIGHT];
@@ -316,6 +322,28 @@ static void issue(struct reader *r, u64 pos, u64 left, int bs)
 }
 
 /*
+ * -P N: the pool's threads share N CPUs; each wake-up or next item takes
+ * the think time of CPU, first come first served (0: a CPU each).
+ */
+#define MAX_CPUS	64
+static u64 cpu_free[MAX_CPUS];
+static int nr_cpus;
+
+/* When a thread that becomes runnable now has had @work of CPU. */
+static u64 cpu_done(u64 work)
+{
+	int c, best = 0;
+
+	if (!nr_cpus)
+		return now + work;
+	for (c = 1; c < nr_cpus; c++)
+		if (cpu_free[c] < cpu_free[best])
+			best = c;
+	cpu_free[best] = max(cpu_free[best], now) + work;
+	return cpu_free[best];
+}
+
+/*
  * -B: the page cache and readahead of mm/readahead.c (Linux 6.12) for
  * order-0 pages, as far as S8's pool meets them.  Page indexes are relative
  * to the stream's area, which is its file.
@@ -463,7 +491,7 @@ static void pool_step(struct reader *r)
 		r->bytes += r->size << 9;
 		st->bytes += r->size << 9;
 	}
-	r->at = now + think;
+	r->at = cpu_done(think);
 }
 
 static void submit(struct reader *r)
@@ -545,10 +573,12 @@ static void pages_done(struct srq *s)
 		if (rd[j].waiting && &streams[rd[j].stream] == st &&
 		    st->pg[rd[j].pg] & PG_UPTODATE) {
 			rd[j].waiting = false;
-			rd[j].at = now + think;
+			rd[j].at = cpu_done(think);
 		}
 	free(s);
-	if ((kick && !no_kick) || kind == SCHED_NONE || in_disk + 1 == tags)
+	if (kick && !no_kick && kick_ns)
+		rerun_at = min(rerun_at, now + kick_ns);
+	else if ((kick && !no_kick) || kind == SCHED_NONE || in_disk + 1 == tags)
 		run_queue();
 }
 
@@ -608,7 +638,9 @@ static void complete(struct srq *s, u64 t_end)
 			}
 		}
 	}
-	if ((kick && !no_kick) || kind == SCHED_NONE || in_disk + 1 == tags)
+	if (kick && !no_kick && kick_ns)
+		rerun_at = min(rerun_at, now + kick_ns);
+	else if ((kick && !no_kick) || kind == SCHED_NONE || in_disk + 1 == tags)
 		run_queue();
 }
 
@@ -699,7 +731,8 @@ static void reselect(const u64 *tun, bool rot)
 static void bad_args(void)
 {
 	fputs("usage: sim [-s SCHED] [-d SPEC] [-t SEC] [-g US] [-c KB] [-w N] [-p US] [-q N]\n"
-	      "           [-b MS] [-R SEC] [-B KB] [-r] [-v] [-T] [-K]\n"
+	      "           [-b MS] [-R SEC] [-B KB] [-P N] [-k US]\n"
+	      "           [-r] [-v] [-T] [-K]\n"
 	      "           s1 N | s2 T | s2b T | s8 T S | s10 N | s9 N | s7 RATE | s5 J\n",
 	      stderr);
 	exit(2);
@@ -716,7 +749,7 @@ int main(int argc, char **argv)
 	struct hs_params p;
 	const char *sc;
 
-	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:p:q:b:R:B:rvKT")) != -1) {
+	while ((opt = getopt(argc, argv, "s:d:t:g:c:w:p:q:b:R:B:P:k:rvKT")) != -1) {
 		switch (opt) {
 		case 's':
 			if (!strcmp(optarg, "none"))
@@ -748,6 +781,14 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			s9_ra_mb = atoi(optarg);
+			break;
+		case 'k':
+			kick_ns = (u64)atoi(optarg) * NSEC_PER_USEC;
+			break;
+		case 'P':
+			nr_cpus = atoi(optarg);
+			if (nr_cpus < 0 || nr_cpus > MAX_CPUS)
+				bad_args();
 			break;
 		case 'B':
 			ra_pages = (u64)atoi(optarg) / 4;
