@@ -316,6 +316,10 @@ static void issue(struct reader *r, u64 pos, u64 left, int bs)
 			list_add_tail(&s->fifo, &fifo);
 		if (!bs)
 			r->pieces++;
+		else if (tracing)
+			printf("%10.3f t%d reads %llu + %llu\n", now / 1e6,
+			       (int)(r - rd), (unsigned long long)pos,
+			       (unsigned long long)n);
 		pos += n;
 		left -= n;
 	}
