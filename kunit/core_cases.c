@@ -691,6 +691,30 @@ static void cs_test_core_stream_pool_cross(struct kunit *test)
 }
 
 /*
+ * The device model hears when a pool's threads arrive (a new queue of the
+ * pool the previous new queue came from), not when processes of their own
+ * do (cs_model_newcomer()).  With the mode forced, no tick takes the news.
+ */
+static void cs_test_core_newcomer_pool(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_SERIAL);
+	struct cs_kctx *c[4];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		c[i] = kt_ctx(t, 500 + i);
+	/* Two threads of one pool, after two processes. */
+	c[3]->ctx.tgid = 502;
+	c[3]->ctx.pool = 502;
+	for (i = 0; i < 4; i++) {
+		kt_insert(t, kt_rq(t, i * 1000000ULL, 64, false, true), c[i]);
+		KUNIT_EXPECT_TRUE(test, t->core->model.newcomer);
+		KUNIT_EXPECT_EQ(test, t->core->model.newcomer_pooled, i == 3);
+	}
+	kt_end(t, 0);
+}
+
+/*
  * A kernel server's threads (nfsd) are a process each; their pool is their
  * name (cs_pool_key()), so their requests move into the stream's queue as
  * a process's threads' do.  A kernel thread of another name and another
@@ -2510,6 +2534,7 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_stream_pool),
 	KUNIT_CASE(cs_test_core_stream_pool_two),
 	KUNIT_CASE(cs_test_core_stream_pool_random),
+	KUNIT_CASE(cs_test_core_newcomer_pool),
 	KUNIT_CASE(cs_test_core_stream_kernel_pool),
 	KUNIT_CASE(cs_test_core_stream_pool_seeker),
 	KUNIT_CASE(cs_test_core_stream_pool_cross),

@@ -571,7 +571,7 @@ static void cs_test_model_newcomer(struct kunit *test)
 	m->l.v[0].mode = CS_MODE_PARALLEL;
 	m->l.v[0].why = CS_WHY_AB;
 	m->hold_until[0] = CS_AB_HOLD_MIN_NS;
-	cs_model_newcomer(m);
+	cs_model_newcomer(m, false);
 	for (t = now; t < now + KM_SEC && !ran; t += MS) {
 		cs_model_complete(m, 40000, CS_MODEL_SYNC, t);
 		cs_model_tick(m, 2, t);
@@ -583,7 +583,7 @@ static void cs_test_model_newcomer(struct kunit *test)
 	m->measured_at[0] = t;
 	m->hold_until[0] = m->cont[0] + CS_AB_HOLD_MIN_NS;
 	now = t + 2 * KM_SEC;
-	cs_model_newcomer(m);
+	cs_model_newcomer(m, false);
 	ran = false;
 	for (t = now; t < now + KM_SEC && !ran; t += MS) {
 		cs_model_complete(m, 40000, CS_MODEL_SYNC, t);
@@ -628,7 +628,7 @@ static struct cs_model *kt_newcomer_model(struct kunit *test, bool seek_cost)
 	m->measured_at[0] = KM_SEC;
 	m->hold_until[0] = m->cont[0] + CS_AB_HOLD_MIN_NS;
 	m->last_tick = 20 * KM_SEC;
-	cs_model_newcomer(m);
+	cs_model_newcomer(m, false);
 	return m;
 }
 
@@ -673,7 +673,7 @@ static struct cs_model *kt_newcomer_side(struct kunit *test, bool side,
 	m->measured_at[0] = KM_SEC;
 	m->hold_until[0] = m->cont[0] + CS_AB_HOLD_MIN_NS;
 	m->last_tick = 20 * KM_SEC;
-	cs_model_newcomer(m);
+	cs_model_newcomer(m, false);
 	return m;
 }
 
@@ -751,6 +751,39 @@ static void cs_test_model_newcomer_serial_wide(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
 	m = kt_newcomer_serial(test, false, 400);
 	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
+}
+
+/*
+ * A pool's threads arriving have even a settled verdict measured again:
+ * a SERIAL one was settled under independent readers (S8 sata, 16 threads
+ * on two streams, got 0.84 of none in the SERIAL verdict of S1's readers).
+ * Not while it is fresh, and a newcomer of another pool after them does
+ * not; a settled PARALLEL holds for them.
+ */
+static void cs_test_model_newcomer_pool(struct kunit *test)
+{
+	struct cs_model *m;
+
+	m = kt_newcomer_serial(test, true, 400);
+	cs_model_newcomer(m, true);
+	KUNIT_EXPECT_TRUE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	/* Measured just now: fresh, so the pool's next threads wait. */
+	m = kt_newcomer_serial(test, true, 400);
+	m->measured_at[0] = 19 * KM_SEC;
+	cs_model_newcomer(m, true);
+	KUNIT_EXPECT_FALSE(test, kt_newcomer_run(m, 20 * KM_SEC));
+	/* The pool was told once; a later plain newcomer holds again. */
+	m = kt_newcomer_serial(test, true, 400);
+	cs_model_newcomer(m, true);
+	m->contended = false;
+	cs_model_tick(m, 0, 20 * KM_SEC);
+	KUNIT_EXPECT_FALSE(test, m->newcomer_pooled);
+	cs_model_newcomer(m, false);
+	KUNIT_EXPECT_FALSE(test, kt_newcomer_run(m, 21 * KM_SEC));
+	/* A settled PARALLEL holds for a pool's threads too. */
+	m = kt_newcomer_side(test, true, 2 * 1024);
+	cs_model_newcomer(m, true);
+	KUNIT_EXPECT_FALSE(test, kt_newcomer_run(m, 20 * KM_SEC));
 }
 
 /*
@@ -1604,6 +1637,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_newcomer_one_tag),
 	KUNIT_CASE(cs_test_model_newcomer_side_by_side),
 	KUNIT_CASE(cs_test_model_newcomer_serial_wide),
+	KUNIT_CASE(cs_test_model_newcomer_pool),
 	KUNIT_CASE(cs_test_model_ab_array),
 	KUNIT_CASE(cs_test_model_ab_array_gain),
 	KUNIT_CASE(cs_test_model_ab_array_one),

@@ -96,9 +96,6 @@ struct cs_queue *cs_alloc_queue(struct cs_core *core, bool sync,
 		return NULL;
 	}
 	cs_queue_setup(core, cq, sync, pclass, level);
-	/* A new competitor: the device model may measure again. */
-	if (sync)
-		cs_model_newcomer(&core->model);
 	return cq;
 }
 

@@ -297,6 +297,8 @@ struct cs_stats {
  * @pool: the pool (struct cs_ctx) whose boosted thread last continued
  *	another queue's stream (cs_boost_stream_check()): its new queues are
  *	not boosted (0: none)
+ * @newcomer_pool: the pool of the last new sync queue's context, to tell
+ *	the device model when a pool's threads arrive (0: none yet)
  * @nr_queued: requests in queues and on @dispatch
  * @in_driver: requests dispatched and not finished, [0] async, [1] sync
  * @rt_in_driver: the real-time queues' part of @in_driver
@@ -362,6 +364,7 @@ struct cs_core {
 	struct cs_queue *ends_q[CS_RECENT_ENDS];
 	unsigned int ends_next;
 	pid_t pool;
+	pid_t newcomer_pool;
 	unsigned int nr_queued;
 	unsigned int in_driver[2];
 	unsigned int rt_in_driver;

@@ -104,6 +104,10 @@ static struct cs_queue *cs_sync_queue_find(struct cs_core *core,
 		cq = cs_alloc_queue(core, true, pclass, level);
 		if (!cq)
 			return NULL;
+		/* A new competitor: the device model may measure again. */
+		cs_model_newcomer(&core->model, ctx->pool &&
+				  ctx->pool == core->newcomer_pool);
+		core->newcomer_pool = ctx->pool;
 		/*
 		 * A context that leaves a queue is not a program starting:
 		 * without the old queue's last completion its first request

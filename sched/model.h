@@ -226,6 +226,7 @@ struct cs_model_memory {
  * @measured_at: per level, when its last measurement ended, ns (0: not in
  *	this instance: learnt before, or never)
  * @newcomer: a new sync queue appeared since the last tick
+ * @newcomer_pooled: one of them was a pool's thread (cs_model_newcomer())
  * @defer: no measurement now: boosted queues lead (cs_model_defer())
  * @last_tick: time of the last cs_model_tick(), ns
  * @contended: the caller said at the last tick that queues compete
@@ -277,6 +278,7 @@ struct cs_model {
 	u64 hold_until[CS_MODEL_LEVELS];
 	u64 measured_at[CS_MODEL_LEVELS];
 	bool newcomer;
+	bool newcomer_pooled;
 	bool defer;
 	u64 last_tick;
 	bool contended;
@@ -290,7 +292,7 @@ void cs_model_init(struct cs_model *m, bool rotational,
 		   const struct cs_model_memory *mem, u64 now);
 void cs_model_force(struct cs_model *m, enum cs_mode_force force, u64 now);
 void cs_model_set_tags(struct cs_model *m, unsigned int tags);
-void cs_model_newcomer(struct cs_model *m);
+void cs_model_newcomer(struct cs_model *m, bool pooled);
 void cs_model_defer(struct cs_model *m, bool defer, u64 now);
 void cs_model_dispatch(struct cs_model *m, u64 pos, u32 sectors, bool write,
 		       u64 now);
