@@ -14,6 +14,16 @@ dump() {
 	echo "## $1: $(tr '\n' ' ' < "$CS_DEBUGFS/$d/model" |
 		sed 's/seek_known.*present_avg/.. present_avg/' | cut -c1-600)"
 }
+# S1's 8 sequential O_DIRECT readers on $d under ctxsched for 12 s, as the
+# bench's boot has them before S8: the model learns a verdict for many
+# independent readers first.
+eight_readers() {
+	cs_sched_set /dev/$d ctxsched
+	fio --name=r --filename=/dev/$d --rw=read --bs=384k --direct=1 \
+		--ioengine=psync --numjobs=8 --size=$((size / 16)) \
+		--offset_increment=$((size / 8)) --runtime=12 --time_based \
+		--group_reporting | grep -E '^ *READ:'
+}
 # S9's experiments: ext4 with python on the disk (s9_app NAME: work files
 # under /tmp/NAME), S9's two sequential buffered readers at 40% and 70% of
 # the disk, given 3 s to get going (s9_readers; s9_readers_stop), and one

@@ -70,11 +70,7 @@ run() { # SCHED ROUND THREADS STREAMS
 echo 0 > /proc/sys/kernel/kptr_restrict
 echo -1 > /proc/sys/kernel/perf_event_paranoid
 if [ "${S8C_S1:-0}" = 1 ]; then
-	cs_sched_set /dev/$d ctxsched
-	fio --name=r --filename=/dev/$d --rw=read --bs=384k --direct=1 \
-		--ioengine=psync --numjobs=8 --size=$((size / 16)) \
-		--offset_increment=$((size / 8)) --runtime=12 --time_based \
-		--group_reporting | grep -E '^ *READ:'
+	eight_readers
 	dump "after S1's 8 readers"
 fi
 for r in $(seq "${S8C_ROUNDS:-3}"); do

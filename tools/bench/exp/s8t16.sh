@@ -29,11 +29,7 @@ run() { # LABEL T S
 # runs them earlier in the bench's boot, so that the model has a verdict
 # for many competitors before the pools come.
 if [ -n "${S8_T16_S1:-}" ]; then
-	cs_sched_set /dev/$d ctxsched
-	fio --name=r --filename=/dev/$d --rw=read --bs=384k --direct=1 \
-		--ioengine=psync --numjobs=8 --size=$((size / 16)) \
-		--offset_increment=$((size / 8)) --runtime=12 --time_based \
-		--group_reporting | grep -E '^ *READ:'
+	eight_readers
 	dump "after 8 readers"
 fi
 for r in $(seq "${S8_T16_REPS:-3}"); do
