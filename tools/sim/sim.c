@@ -359,6 +359,9 @@ static void ra_read(struct reader *r, u64 start, u64 nr, u64 lookahead)
 	struct sim_stream *st = &streams[r->stream];
 	u64 mark = start + nr - lookahead, i, run = 0;
 
+	/* do_page_cache_ra(): nothing past the end of the file. */
+	if (start >= st->npg)
+		return;
 	nr = min(nr, st->npg - start);
 	for (i = start; i < start + nr; i++) {
 		if (st->pg[i]) {
