@@ -869,6 +869,45 @@ static void cs_test_model_ab_array_one(struct kunit *test)
 	KUNIT_EXPECT_LE(test, ab.flips, 1U);
 }
 
+/*
+ * The same array where each pair favours PARALLEL by 1.3-1.55x (array8 at
+ * 8 readers in the bench: 1.32-1.79x), seldom three in a row by half:
+ * four such pairs decide, 2.5 s into the competition, not the seventh
+ * (4 s, past S1's 3 s turns, which cut every run there).  Pairs that
+ * swing below a quarter do not (cs_test_model_ab_spindle_swings keeps a
+ * spindle SERIAL).
+ */
+static void cs_test_model_ab_array_one_steady(struct kunit *test)
+{
+	struct km_ab ab = { .ser = 36, .par = 51, .par2 = 51, .secs = 30,
+			    .noise = 4, .one_at_a_time = true,
+			    .want = CS_MODE_PARALLEL };
+
+	km_ab_run(&ab);
+	kunit_info(test, "PARALLEL after %llu ms", ab.reached);
+	KUNIT_EXPECT_GT(test, ab.reached, 0ULL);
+	KUNIT_EXPECT_LE(test, ab.reached, 2600ULL);
+	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
+	KUNIT_EXPECT_EQ(test, ab.flips, 0U);
+	/*
+	 * Noisier, a pair below a quarter among them (the bench's next
+	 * boot: 1431 1334 1934 1247): the median decides, as at the
+	 * seventh pair.
+	 */
+	ab.noise = 12;
+	ab.seed = 1;
+	km_ab_run(&ab);
+	kunit_info(test, "noisier: PARALLEL after %llu ms", ab.reached);
+	KUNIT_EXPECT_GT(test, ab.reached, 0ULL);
+	KUNIT_EXPECT_LE(test, ab.reached, 2600ULL);
+	/* 1.2x: within what the rule asks, so the seventh pair decides. */
+	ab = (struct km_ab){ .ser = 40, .par = 48, .par2 = 48, .secs = 30,
+			     .noise = 2, .one_at_a_time = true,
+			     .want = CS_MODE_PARALLEL };
+	km_ab_run(&ab);
+	KUNIT_EXPECT_EQ(test, ab.reached, 0ULL);
+}
+
 /* Within the margin (5%) and noisy: no verdict, and no flapping. */
 static void cs_test_model_ab_close(struct kunit *test)
 {
@@ -1641,6 +1680,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_ab_array),
 	KUNIT_CASE(cs_test_model_ab_array_gain),
 	KUNIT_CASE(cs_test_model_ab_array_one),
+	KUNIT_CASE(cs_test_model_ab_array_one_steady),
 	KUNIT_CASE(cs_test_model_ab_close),
 	KUNIT_CASE(cs_test_model_ab_changes),
 	KUNIT_CASE(cs_test_model_ab_noseek_noise),

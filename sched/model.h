@@ -85,6 +85,8 @@ enum cs_ab_state {
 #define CS_AB_SETTLED_PAR	1280
 #define CS_AB_SETTLED_GAIN	1229
 #define CS_AB_MAX_PAIRS		7
+/* Pairs that all favour PARALLEL decide sooner on a spindle's figures. */
+#define CS_AB_STEADY_PAIRS	4
 #define CS_AB_HOLD_MIN_NS	(10ULL * NSEC_PER_SEC)
 #define CS_AB_HOLD_MAX_NS	(80ULL * NSEC_PER_SEC)
 /*
