@@ -900,10 +900,23 @@ static void cs_test_model_ab_array_one_steady(struct kunit *test)
 	kunit_info(test, "noisier: PARALLEL after %llu ms", ab.reached);
 	KUNIT_EXPECT_GT(test, ab.reached, 0ULL);
 	KUNIT_EXPECT_LE(test, ab.reached, 2600ULL);
-	/* 1.2x: within what the rule asks, so the seventh pair decides. */
+	/*
+	 * 1.2x in every pair: below what four pairs ask, so the seventh
+	 * decides, by the margin in the median with every pair ahead (as
+	 * array8 at four readers would, at 1.04-1.18x).
+	 */
 	ab = (struct km_ab){ .ser = 40, .par = 48, .par2 = 48, .secs = 30,
 			     .noise = 2, .one_at_a_time = true,
 			     .want = CS_MODE_PARALLEL };
+	km_ab_run(&ab);
+	kunit_info(test, "1.2x: PARALLEL after %llu ms", ab.reached);
+	KUNIT_EXPECT_GT(test, ab.reached, 2600ULL);
+	KUNIT_EXPECT_LE(test, ab.reached, 4500ULL);
+	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
+	KUNIT_EXPECT_EQ(test, ab.flips, 0U);
+	/* 1.05x: within the margin, undecided; the prior is kept. */
+	ab.par = 42;
+	ab.par2 = 42;
 	km_ab_run(&ab);
 	KUNIT_EXPECT_EQ(test, ab.reached, 0ULL);
 }
