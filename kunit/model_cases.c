@@ -861,6 +861,17 @@ static void cs_test_model_ab_array_one(struct kunit *test)
 	KUNIT_EXPECT_GT(test, ab.reached, 0ULL);
 	KUNIT_EXPECT_LE(test, ab.reached, 6000ULL);
 	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
+	/*
+	 * Noisier (20%): one pair falls behind, so neither rule that asks
+	 * every pair to favour PARALLEL applies; the median of seven (1.25x,
+	 * all pairs but one ahead) decides at the seventh.
+	 */
+	ab.noise = 20;
+	ab.seed = 12;
+	km_ab_run(&ab);
+	kunit_info(test, "noisier: PARALLEL after %llu ms", ab.reached);
+	KUNIT_EXPECT_GT(test, ab.reached, 0ULL);
+	KUNIT_EXPECT_LE(test, ab.reached, 4000ULL);
 	ab = (struct km_ab){ .ser = 50, .par = 25, .par2 = 25, .secs = 30,
 			     .noise = 10, .one_at_a_time = true,
 			     .want = CS_MODE_SERIAL };
