@@ -881,6 +881,22 @@ static void cs_test_model_ab_array_one(struct kunit *test)
 }
 
 /*
+ * Run @ab: PARALLEL must come after more than @after ms and by @by ms, and
+ * stay.
+ */
+static void kt_ab_parallel_by(struct kunit *test, struct km_ab *ab,
+			      u64 after, u64 by)
+{
+	km_ab_run(ab);
+	kunit_info(test, "%llu/%llu, noise %u%%: PARALLEL after %llu ms",
+		   ab->par, ab->ser, ab->noise, ab->reached);
+	KUNIT_EXPECT_GT(test, ab->reached, after);
+	KUNIT_EXPECT_LE(test, ab->reached, by);
+	KUNIT_EXPECT_EQ(test, ab->final, CS_MODE_PARALLEL);
+	KUNIT_EXPECT_EQ(test, ab->flips, 0U);
+}
+
+/*
  * The same array where each pair favours PARALLEL by 1.3-1.55x (array8 at
  * 8 readers in the bench: 1.32-1.79x), seldom three in a row by half:
  * four such pairs decide, 2.5 s into the competition, not the seventh
@@ -894,23 +910,14 @@ static void cs_test_model_ab_array_one_steady(struct kunit *test)
 			    .noise = 4, .one_at_a_time = true,
 			    .want = CS_MODE_PARALLEL };
 
-	km_ab_run(&ab);
-	kunit_info(test, "PARALLEL after %llu ms", ab.reached);
-	KUNIT_EXPECT_GT(test, ab.reached, 0ULL);
-	KUNIT_EXPECT_LE(test, ab.reached, 2600ULL);
-	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
-	KUNIT_EXPECT_EQ(test, ab.flips, 0U);
+	kt_ab_parallel_by(test, &ab, 0, 2600);
 	/*
 	 * Noisier, a pair below a quarter among them (the bench's next
-	 * boot: 1431 1334 1934 1247): the median decides, as at the
-	 * seventh pair.
+	 * boot: 1431 1334 1934 1247): the median of the four decides.
 	 */
 	ab.noise = 12;
 	ab.seed = 1;
-	km_ab_run(&ab);
-	kunit_info(test, "noisier: PARALLEL after %llu ms", ab.reached);
-	KUNIT_EXPECT_GT(test, ab.reached, 0ULL);
-	KUNIT_EXPECT_LE(test, ab.reached, 2600ULL);
+	kt_ab_parallel_by(test, &ab, 0, 2600);
 	/*
 	 * 1.2x in every pair: below what four pairs ask, so the seventh
 	 * decides, by the margin in the median with every pair ahead (as
@@ -919,12 +926,7 @@ static void cs_test_model_ab_array_one_steady(struct kunit *test)
 	ab = (struct km_ab){ .ser = 40, .par = 48, .par2 = 48, .secs = 30,
 			     .noise = 2, .one_at_a_time = true,
 			     .want = CS_MODE_PARALLEL };
-	km_ab_run(&ab);
-	kunit_info(test, "1.2x: PARALLEL after %llu ms", ab.reached);
-	KUNIT_EXPECT_GT(test, ab.reached, 2600ULL);
-	KUNIT_EXPECT_LE(test, ab.reached, 4500ULL);
-	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
-	KUNIT_EXPECT_EQ(test, ab.flips, 0U);
+	kt_ab_parallel_by(test, &ab, 2600, 4500);
 	/* 1.05x: within the margin, undecided; the prior is kept. */
 	ab.par = 42;
 	ab.par2 = 42;
