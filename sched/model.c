@@ -582,7 +582,7 @@ static void cs_model_ab_judge(struct cs_model *m, u64 now)
 	      m->l.gain_known && m->l.gain >= CS_AB_SETTLED_GAIN)) &&
 	    (last > 1024 ? !m->ab_one : !m->ab_strong)) {
 		won = last > 1024 ? CS_MODE_PARALLEL : CS_MODE_SERIAL;
-	} else if (m->ab_one && last > 1024 && med > CS_AB_SETTLED_PAR &&
+	} else if (m->ab_one && med > CS_AB_SETTLED_PAR &&
 		   cs_ab_clear(m->ab_ratios, n, CS_AB_STEADY_PAIRS,
 			       CS_AB_MARGIN)) {
 		/*
@@ -603,9 +603,9 @@ static void cs_model_ab_judge(struct cs_model *m, u64 now)
 		/*
 		 * On a spindle's figures, also the margin in the median when
 		 * every pair favoured PARALLEL: array8 at four readers gave
-		 * 1.04-1.18x in eleven of twelve pairs (bench 20261207-1337),
-		 * and stayed SERIAL as undecided; a spindle's pairs never
-		 * all favour it.
+		 * 1.04-1.18x in 15 of 16 pairs (bench 20261207-1337), and
+		 * stayed SERIAL as undecided; a spindle's pairs never all
+		 * favour it.
 		 */
 		won = CS_MODE_PARALLEL;
 	} else if (n >= CS_AB_MAX_PAIRS && med < lo &&

@@ -25,8 +25,9 @@ configs=${VC_CONFIGS:-none mq-deadline ctxsched ctxsched-rot0}
 modprobe ctxsched || cs_fail "modprobe ctxsched"
 size=$(blockdev --getsize64 /dev/$dev)
 sysq=/sys/block/$dev/queue
-readers() { # SECS
-	fio --name=r --filename=/dev/$dev --rw=read --bs=384k --direct=1 \
+# readers SECS &: the readers, as the background job itself ($! is fio).
+readers() {
+	exec fio --name=r --filename=/dev/$dev --rw=read --bs=384k --direct=1 \
 		--ioengine=psync --numjobs="$n" --size=$((size / n / 2)) \
 		--offset_increment=$((size / n)) --runtime="$1" \
 		--time_based > /dev/null 2>&1
@@ -88,13 +89,11 @@ EOF
 	echo none > $sysq/scheduler
 	exit 0
 fi
-# The shell switches and measures on time beside CPU-bound readers.
-chrt -f -p 10 $$ > /dev/null || cs_fail "chrt"
-chrt -o 0 fio --name=r --filename=/dev/$dev --rw=read --bs=384k --direct=1 \
-	--ioengine=psync --numjobs="$n" --size=$((size / n / 2)) \
-	--offset_increment=$((size / n)) --runtime=3600 --time_based \
-	> /dev/null 2>&1 &
+readers 3600 &
 fio_pid=$!
+# The shell switches and measures on time beside CPU-bound readers (which
+# started before, so they keep the normal policy).
+chrt -f -p 10 $$ > /dev/null || cs_fail "chrt"
 sleep 3
 declare -A mbs
 for r in $(seq "$rounds"); do
