@@ -1248,6 +1248,158 @@ static void cs_test_core_parallel_no_idle(struct kunit *test)
 	kt_end(t, 0);
 }
 
+/*
+ * PARALLEL, readers at one read in flight each (a virtual disk's S1): the
+ * active queue keeps its slice while it runs dry and the others send beside
+ * it (cs_shared_next()), each read going out as it comes, rather than a
+ * slice per request.  In SERIAL mode nothing is shared.  Return: slices
+ * begun for @reads reads of 4 readers, 250 us apart; *@shared: reads sent
+ * beside the active queue.
+ */
+static u64 kt_shared_readers(struct kunit *test, enum cs_mode_force mode,
+			     unsigned int reads, u64 *shared)
+{
+	struct kt *t = kt_new(test, mode);
+	struct request *rq[4];
+	struct cs_kctx *c[4];
+	unsigned int i, k;
+	u64 slices;
+
+	for (i = 0; i < 4; i++)
+		c[i] = kt_ctx(t, 10 + i);
+	for (k = 0; k < reads / 4; k++) {
+		for (i = 0; i < 4; i++) {
+			rq[i] = kt_read(t, ((sector_t)i << 24) + k * 128);
+			kt_insert(t, rq[i], c[i]);
+			if (mode == CS_FORCE_PARALLEL)
+				KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), rq[i]);
+		}
+		if (mode == CS_FORCE_PARALLEL) {
+			t->now += 250 * US;
+			for (i = 0; i < 4; i++)
+				kt_done(t, rq[(i + k) % 4]);
+			continue;
+		}
+		/* One at a time, each slice idling for its reader's next. */
+		for (i = 0; i < 4; i++) {
+			rq[i] = kt_serve(t);
+			KUNIT_ASSERT_NOT_NULL(test, rq[i]);
+			t->now += 250 * US;
+			kt_done(t, rq[i]);
+		}
+	}
+	slices = t->core->stats.slices;
+	*shared = t->core->stats.shared;
+	if (mode == CS_FORCE_PARALLEL)
+		KUNIT_EXPECT_EQ(test, t->core->stats.idle_armed, 0ULL);
+	kt_end(t, 0);
+	return slices;
+}
+
+static void cs_test_core_parallel_shared(struct kunit *test)
+{
+	u64 slices, shared;
+
+	/* 400 reads in 25 ms: within one slice of 100 ms. */
+	slices = kt_shared_readers(test, CS_FORCE_PARALLEL, 400, &shared);
+	kunit_info(test, "parallel: %llu slices, %llu shared", slices, shared);
+	KUNIT_EXPECT_LE(test, slices, 4ULL);
+	KUNIT_EXPECT_GE(test, shared, 290ULL);
+	/* Where slices own the disk, every read is a queue's own turn. */
+	kt_shared_readers(test, CS_FORCE_SERIAL, 40, &shared);
+	KUNIT_EXPECT_EQ(test, shared, 0ULL);
+}
+
+/*
+ * PARALLEL: the active queue's last read completes while another reader's
+ * waits: it keeps its slice (no slice per completion either), and the
+ * other's read goes beside it.
+ */
+static void cs_test_core_parallel_shared_done(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_PARALLEL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *ra = kt_read(t, 0), *rb = kt_read(t, 1 << 24);
+	u64 slices;
+
+	kt_insert(t, ra, a);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), ra);
+	slices = t->core->stats.slices;
+	kt_insert(t, rb, b);
+	t->now += 200 * US;
+	kt_done(t, ra);
+	KUNIT_EXPECT_PTR_EQ(test, t->core->active, kt_q(a));
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), rb);
+	KUNIT_EXPECT_EQ(test, t->core->stats.slices, slices);
+	kt_done(t, rb);
+	kt_end(t, 0);
+}
+
+/*
+ * PARALLEL: queues with a backlog that send beside the dry active queue
+ * take turns of a PARALLEL turn's budget (8 requests at level 4), as they
+ * would as the active queue (cs_test_core_parallel_turns).
+ */
+static void cs_test_core_parallel_shared_turns(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_PARALLEL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct cs_kctx *c = kt_ctx(t, 12);
+	struct request *ra = kt_read(t, 0), *rq[32];
+	unsigned int i, run = 0, longest = 0;
+	struct cs_queue *last = NULL;
+
+	kt_insert(t, ra, a);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), ra);
+	for (i = 0; i < 16; i++) {
+		kt_insert(t, kt_read(t, (1 << 24) + i * 128), b);
+		kt_insert(t, kt_read(t, (1 << 25) + i * 128), c);
+	}
+	for (i = 0; i < 32; i++) {
+		rq[i] = kt_dispatch(t);
+		KUNIT_ASSERT_NOT_NULL(test, rq[i]);
+		run = cs_rq_queue(rq[i]) == last ? run + 1 : 1;
+		last = cs_rq_queue(rq[i]);
+		longest = max(longest, run);
+	}
+	KUNIT_EXPECT_EQ(test, longest, 8U);
+	KUNIT_EXPECT_PTR_EQ(test, t->core->active, kt_q(a));
+	KUNIT_EXPECT_EQ(test, t->core->stats.shared, 32ULL);
+	kt_done(t, ra);
+	kt_done_all(t, rq, 32);
+	kt_end(t, 0);
+}
+
+/*
+ * PARALLEL: write-back first in line that may not send now (a read was
+ * late just now: cs_async_max_dispatch()) is passed over, not made the
+ * active queue, where it would hold a reader whose request is queued
+ * already and so preempts nothing (tools/sim -d array12 -w 4 s1 4: 31
+ * MB/s against 65).
+ */
+static void cs_test_core_parallel_shared_writes(struct kunit *test)
+{
+	struct kt *t = kt_new(test, CS_FORCE_PARALLEL);
+	struct cs_kctx *a = kt_ctx(t, 10), *b = kt_ctx(t, 11);
+	struct request *w1 = kt_rq(t, 1 << 26, 128, true, false);
+	struct request *ra = kt_read(t, 0), *rb = kt_read(t, 1 << 24);
+
+	kt_insert(t, w1, NULL);
+	kt_insert(t, kt_rq(t, (1 << 26) + 256, 128, true, false), NULL);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), w1);
+	/* A read just completed after its deadline: writes wait. */
+	t->core->last_delayed_sync = t->now;
+	kt_insert(t, ra, a);
+	KUNIT_ASSERT_PTR_EQ(test, kt_dispatch(t), ra);
+	kt_insert(t, rb, b);
+	KUNIT_EXPECT_PTR_EQ(test, kt_dispatch(t), rb);
+	KUNIT_EXPECT_EQ(test, t->core->stats.shared, 1ULL);
+	kt_done(t, w1);
+	kt_done(t, ra);
+	kt_done(t, rb);
+	kt_end(t, 0);
+}
+
 /* RT preempts BE; within a class sync preempts async. */
 static void cs_test_core_preempt(struct kunit *test)
 {
@@ -2544,6 +2696,10 @@ static struct kunit_case cs_core_cases[] = {
 	KUNIT_CASE(cs_test_core_group_by),
 	KUNIT_CASE(cs_test_core_parallel_turns),
 	KUNIT_CASE(cs_test_core_parallel_no_idle),
+	KUNIT_CASE(cs_test_core_parallel_shared),
+	KUNIT_CASE(cs_test_core_parallel_shared_done),
+	KUNIT_CASE(cs_test_core_parallel_shared_turns),
+	KUNIT_CASE(cs_test_core_parallel_shared_writes),
 	KUNIT_CASE(cs_test_core_levels_parallel),
 	KUNIT_CASE(cs_test_core_switch_slices),
 	KUNIT_CASE(cs_test_core_rt_keeps_turns),
