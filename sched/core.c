@@ -1862,15 +1862,6 @@ static void cs_repair_queue(struct cs_core *core, struct cs_queue *cq)
 	core->stats.repaired++;
 }
 
-/* Requests of a turn in PARALLEL mode: quantum scaled by @cq's level. */
-static unsigned int cs_parallel_turn(const struct cs_core *core,
-				     const struct cs_queue *cq)
-{
-	return max_t(unsigned int, 1,
-		     (unsigned int)cs_slice_len(cs_tun(core, CS_T_QUANTUM),
-						cq->level));
-}
-
 /* Whether the active queue gives way after dispatching a request. */
 static bool cs_yield_after(struct cs_core *core, struct cs_queue *cq)
 {
@@ -1896,7 +1887,10 @@ static bool cs_yield_after(struct cs_core *core, struct cs_queue *cq)
 		 */
 		return false;
 	else if (cs_parallel_mode(core))
-		budget = cs_parallel_turn(core, cq);
+		budget = max_t(unsigned int, 1,
+			       (unsigned int)cs_slice_len(cs_tun(core,
+							CS_T_QUANTUM),
+							cq->level));
 	else
 		return false;
 	return cq->slice_dispatch >= budget;
@@ -1940,10 +1934,10 @@ static bool cs_active_shares(const struct cs_core *core,
  * the first queue waiting sends a request while the active one has none
  * queued, without a slice of its own, and goes to the back of the line.
  * With one read in flight per reader the active queue ran dry at every
- * dispatch, and each request paid for an expiry, a selection, the idle
- * decision and a new slice: the core's instructions per request fell from
- * 1738 to 1362 without them (tools/sim -r -c 64 -d ssd s1 4, callgrind),
- * the case of a virtual disk's readers (S1 virtio).  NULL: the full path
+ * dispatch, and a slice per request (expiry, selection, the idle decision,
+ * a new slice) was about 550 of the core's 1830 instructions per request
+ * (tools/sim -r -s ctxsched-parallel -c 64 -d ssd s1 4, callgrind): the
+ * cost of a virtual disk's readers (S1 virtio).  NULL: the full path
  * decides (cs_select_queue()).
  */
 static struct cs_queue *cs_shared_next(struct cs_core *core, u64 now)
@@ -1980,7 +1974,10 @@ static struct cs_queue *cs_shared_next(struct cs_core *core, u64 now)
  */
 static void cs_shared_turn(struct cs_core *core, struct cs_queue *cq)
 {
-	if (cq->queued && ++cq->slice_dispatch < cs_parallel_turn(core, cq))
+	unsigned int budget = cs_slice_len(cs_tun(core, CS_T_QUANTUM),
+					   cq->level);
+
+	if (cq->queued && ++cq->slice_dispatch < max(budget, 1U))
 		return;
 	cq->slice_dispatch = 0;
 	if (cq->queued)

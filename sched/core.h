@@ -113,9 +113,7 @@ struct cs_level_share {
  * @dispatched: requests of this queue owned by the driver
  * @rr: entry on the class's round robin while waiting for a slice
  * @slice_end: end of the current slice, ns; 0 until its first dispatch
- * @slice_dispatch: requests dispatched in the current slice, or in the
- *	current turn of a queue that sends beside the active one
- *	(cs_shared_turn())
+ * @slice_dispatch: requests dispatched in the current slice
  * @slice_credit: slice time a merged queue is owed from an idle window that
  *	expired at a slow hand-over between its threads, ns; added to its
  *	next slice
