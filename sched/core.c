@@ -841,15 +841,6 @@ static struct cs_queue *cs_seeky_waiting(const struct cs_core *core,
 }
 
 /*
- * Whether waiting for a queue's next request can pay: where slices own the
- * disk.  Elsewhere the others send beside a dry queue (cs_shared_next()).
- */
-static bool cs_idle_pays(const struct cs_core *core)
-{
-	return core->mode == CS_MODE_SERIAL;
-}
-
-/*
  * The active queue ran dry and a context of it thinks: whether to wait
  * for it.
  */
@@ -860,7 +851,7 @@ static enum cs_idle cs_idle_for(struct cs_core *core, struct cs_queue *cq)
 
 	if (!cs_queue_sync(cq) || (cq->flags & CSQ_FALLBACK))
 		return CS_IDLE_NONE;
-	in.idle_pays = cs_idle_pays(core);
+	in.idle_pays = core->mode == CS_MODE_SERIAL;
 	in.keep_share = false;
 	if (!in.idle_pays) {
 		/* Busy queues of another weight than @cq's. */
@@ -1921,7 +1912,8 @@ static void cs_start_slice(struct cs_core *core, struct cs_queue *cq,
 static bool cs_active_shares(const struct cs_core *core,
 			     const struct cs_queue *cq, u64 now)
 {
-	return !cs_idle_pays(core) && core->idling == CS_IDLE_NONE &&
+	return core->mode == CS_MODE_PARALLEL &&
+	       core->idling == CS_IDLE_NONE &&
 	       cq->prio_class != CS_CLASS_IDLE && !cs_queue_acts(cq) &&
 	       !cs_boost_waiting(core, cq->prio_class) &&
 	       cs_busy_queues(core) ==
