@@ -1900,82 +1900,6 @@ static void cs_start_slice(struct cs_core *core, struct cs_queue *cq,
 		 (unsigned long long)((cq->slice_end - now) / NSEC_PER_USEC));
 }
 
-/*
- * Whether the active queue @cq, with nothing queued, lets the others send
- * beside it (cs_shared_next()) rather than give up its slice: on a disk
- * that serves in parallel, where nothing but the round robin orders the
- * queues.  Every busy queue is of its class and level (no real-time or
- * idle-class work, no other level's share, so it would not be idled for:
- * cs_idle_for()), no program starting acts or waits to lead
- * (cs_boost_waiting()) and no idle window runs.
- */
-static bool cs_active_shares(const struct cs_core *core,
-			     const struct cs_queue *cq, u64 now)
-{
-	return core->mode == CS_MODE_PARALLEL &&
-	       core->idling == CS_IDLE_NONE &&
-	       cq->prio_class != CS_CLASS_IDLE && !cs_queue_acts(cq) &&
-	       !cs_boost_waiting(core, cq->prio_class) &&
-	       cs_busy_queues(core) ==
-	       core->nr_busy_level[cq->prio_class][cq->level] &&
-	       !cs_slice_expired(cq->slice_end, now);
-}
-
-/*
- * Where a slice owns nothing but the right to go first (PARALLEL mode),
- * the first queue waiting sends a request while the active one has none
- * queued, without a slice of its own, and goes to the back of the line.
- * With one read in flight per reader the active queue ran dry at every
- * dispatch, and a slice per request (expiry, selection, the idle decision,
- * a new slice) was about 550 of the core's 1830 instructions per request
- * (tools/sim -r -s ctxsched-parallel -c 64 -d ssd s1 4, callgrind): the
- * cost of a virtual disk's readers (S1 virtio).  NULL: the full path
- * decides (cs_select_queue()).
- */
-static struct cs_queue *cs_shared_next(struct cs_core *core, u64 now)
-{
-	struct cs_queue *active = core->active, *cq;
-	unsigned int i = 0;
-
-	if (!active || active->queued || !cs_active_shares(core, active, now))
-		return NULL;
-	/*
-	 * The first that may send now: write-back that must wait for reads
-	 * (cs_max_dispatch()) is passed over, or it would take the slice and
-	 * hold the readers, whose requests are queued already and so do not
-	 * preempt it (tools/sim -d array12 -w 4 s1 4: 31 MB/s, 65 so).
-	 */
-	list_for_each_entry(cq, &core->rr[active->prio_class], rr) {
-		if (++i > CS_SHARED_SCAN)
-			break;
-		if (cq->dispatched >= cs_max_dispatch(core, cq, now) ||
-		    cs_held(core, cq, now))
-			continue;
-		/* A turn of one request: an expired one may go first. */
-		cq->flags &= ~CSQ_FIFO_USED;
-		return cq;
-	}
-	return NULL;
-}
-
-/*
- * @cq sent a request beside the active queue: it keeps its place for the
- * rest of what it has queued, up to the budget of a turn in PARALLEL mode
- * (cs_yield_after()), then goes to the back, so that queues with a backlog
- * take the turns they would take as the active queue.
- */
-static void cs_shared_turn(struct cs_core *core, struct cs_queue *cq)
-{
-	unsigned int budget = cs_slice_len(cs_tun(core, CS_T_QUANTUM),
-					   cq->level);
-
-	if (cq->queued && ++cq->slice_dispatch < max(budget, 1U))
-		return;
-	cq->slice_dispatch = 0;
-	if (cq->queued)
-		cs_rr_add(core, cq, false);
-}
-
 /* The next request of the queues, taken off its queue; NULL to wait. */
 static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 {
@@ -1984,14 +1908,10 @@ static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 	unsigned int tries;
 
 	for (tries = 0; tries < 4; tries++) {
-		cq = tries ? NULL : cs_shared_next(core, now);
-		if (!cq) {
-			cq = cs_select_queue(core, now);
-			if (!cq ||
-			    cq->dispatched >= cs_max_dispatch(core, cq, now) ||
-			    cs_rt_holds(core, cq, now))
-				return NULL;
-		}
+		cq = cs_select_queue(core, now);
+		if (!cq || cq->dispatched >= cs_max_dispatch(core, cq, now) ||
+		    cs_rt_holds(core, cq, now))
+			return NULL;
 		rq = cs_choose_request(core, cq, now);
 		if (!cs_env_warn_on(core, !rq))
 			break;
@@ -2002,12 +1922,7 @@ static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 
 	cs_dequeue(core, cq, rq);
 	cq->dispatched++;
-	if (cq != core->active) {
-		core->stats.shared++;
-		cs_shared_turn(core, cq);
-	} else {
-		cq->slice_dispatch++;
-	}
+	cq->slice_dispatch++;
 	/* Shares of levels count only while another level is live. */
 	if ((core->lvl_live[cq->prio_class] & ~BIT(cq->level)) &&
 	    (cq->flags & CSQ_READER) &&
@@ -2016,8 +1931,6 @@ static struct request *cs_dispatch_from_queues(struct cs_core *core, u64 now)
 			cs_level_cost(blk_rq_sectors(rq), cq->level);
 	if (cq->prio_class != CS_CLASS_IDLE)
 		core->last_busy = now;
-	if (cq != core->active)
-		return rq;
 	if (!cq->slice_end && !(cq->flags & CSQ_SLICE_WAIT)) {
 		/* What a switch costs: none of its own nor writes ahead. */
 		if (core->mode == CS_MODE_SERIAL && cs_queue_sync(cq) &&
@@ -2202,16 +2115,12 @@ static bool cs_request_done(struct cs_core *core, struct cs_queue *cq,
 		return false;
 	if (cs_slice_expired(cq->slice_end, now))
 		cq->flags |= CSQ_SLICE_USED;
-	if (!(cq->flags & CSQ_SLICE_USED)) {
-		if (!cs_busy_queues(core))
-			return false;
-		/* Others send beside it meanwhile (cs_shared_next()). */
-		if (cs_active_shares(core, cq, now) ||
-		    cs_arm_idle(core, cq, now))
-			return false;
+	if ((cq->flags & CSQ_SLICE_USED) ||
+	    (cs_busy_queues(core) && !cs_arm_idle(core, cq, now))) {
+		cs_expire(core, false);
+		return true;
 	}
-	cs_expire(core, false);
-	return true;
+	return false;
 }
 
 /**

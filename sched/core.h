@@ -218,7 +218,6 @@ struct cs_stats {
 	u64 boosted;
 	u64 boost_preempted;
 	u64 level_held;
-	u64 shared;
 };
 
 /*
@@ -230,8 +229,6 @@ struct cs_stats {
 #define CS_RECENT_ENDS	8
 /* Waiting queues a request's stream is looked for in (cs_stream_queue()). */
 #define CS_STREAM_SCAN	16
-/* Waiting queues looked at for one to send beside the active queue. */
-#define CS_SHARED_SCAN	4
 
 /**
  * struct cs_core - scheduling state of one disk

@@ -85,7 +85,6 @@ static int cs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "completed %llu\n", st->completed);
 	seq_printf(m, "requeued %llu\n", st->requeued);
 	seq_printf(m, "slices %llu\n", st->slices);
-	seq_printf(m, "shared %llu\n", st->shared);
 	seq_printf(m, "preempted %llu\n", st->preempted);
 	seq_printf(m, "idle_armed %llu\n", st->idle_armed);
 	seq_printf(m, "idle_hit %llu\n", st->idle_hit);
