@@ -1206,6 +1206,63 @@ static void cs_test_model_level_steady(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cs_model_mode(&m), CS_MODE_PARALLEL);
 }
 
+/*
+ * A pool's threads: @par queues in PARALLEL mode, one or two (one per
+ * stream, one while the other has nothing queued) in SERIAL mode, where
+ * the threads' requests go to the streams' queues.  The count moves by
+ * two levels or more with each window of a run; the run keeps its level
+ * and ends with a verdict instead of starting again at each window.
+ * Return: ms to the verdict (0: none in 10 s); *@mode and *@level: the
+ * verdict and its level.
+ */
+static u64 km_level_pool(struct kunit *test, unsigned int par, u64 rate_par,
+			 enum cs_mode *mode, unsigned int *level)
+{
+	u64 now = KM_SEC, start = now, end, rate;
+	unsigned int present;
+	struct cs_model m;
+
+	cs_model_init(&m, true, NULL, now);
+	m.l.seek_known = true;
+	m.l.seek_cost = true;
+	for (end = now + 10 * KM_SEC; now < end; now += MS) {
+		present = cs_model_mode(&m) == CS_MODE_PARALLEL ? par :
+			  div_u64(now, MS) % 4 ? 2 : 1;
+		rate = present <= 2 ? 100 : rate_par;
+		cs_model_complete(&m, rate * 1000, CS_MODEL_SYNC, now);
+		cs_model_tick(&m, present, now);
+		if (m.ab == CS_AB_HOLD && cs_model_why(&m) == CS_WHY_AB) {
+			*mode = cs_model_mode(&m);
+			*level = m.level;
+			return div_u64(now - start, MS);
+		}
+	}
+	return 0;
+}
+
+static void cs_test_model_level_pool(struct kunit *test)
+{
+	enum cs_mode mode = CS_MODE_SERIAL;
+	unsigned int level = 0;
+	u64 ms;
+
+	/* An array: PARALLEL at the threads' level (5-8), within 5 s. */
+	ms = km_level_pool(test, 8, 140, &mode, &level);
+	KUNIT_EXPECT_GT(test, ms, 0ULL);
+	KUNIT_EXPECT_LE(test, ms, 5000ULL);
+	KUNIT_EXPECT_EQ(test, mode, CS_MODE_PARALLEL);
+	KUNIT_EXPECT_EQ(test, level, 2U);
+	/*
+	 * A spindle, 16 threads: SERIAL, at a level of the threads' (a run
+	 * that began as their count rose keeps the next level below).
+	 */
+	ms = km_level_pool(test, 16, 60, &mode, &level);
+	KUNIT_EXPECT_GT(test, ms, 0ULL);
+	KUNIT_EXPECT_LE(test, ms, 5000ULL);
+	KUNIT_EXPECT_EQ(test, mode, CS_MODE_SERIAL);
+	KUNIT_EXPECT_GE(test, level, 2U);
+}
+
 /* The device_mode tunable wins; auto starts over from the prior. */
 static void cs_test_model_force(struct kunit *test)
 {
@@ -1718,6 +1775,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_memory),
 	KUNIT_CASE(cs_test_model_levels),
 	KUNIT_CASE(cs_test_model_level_steady),
+	KUNIT_CASE(cs_test_model_level_pool),
 	KUNIT_CASE(cs_test_model_force),
 	KUNIT_CASE(cs_test_loop_serial_noseek),
 	KUNIT_CASE(cs_test_loop_spindle),

@@ -647,6 +647,45 @@ static void cs_model_ab_judge(struct cs_model *m, u64 now)
 	cs_model_ab_hold(m, l->hold, true, now);
 }
 
+/* A measurement of one level says nothing of another. */
+static void cs_model_set_level(struct cs_model *m, unsigned int level)
+{
+	m->level = level;
+	m->level_away = 0;
+	m->dirty = true;
+}
+
+/* @level is two or more away from the model's. */
+static bool cs_model_far_level(const struct cs_model *m, unsigned int level)
+{
+	return level >= m->level + 2 || level + 2 <= m->level;
+}
+
+/*
+ * A pool's threads send their requests to one queue per stream in SERIAL
+ * mode only, so their count moves by two levels and more with a run's
+ * windows (tools/sim -d array12 s8 16 2: 16 queues in PARALLEL windows, 2
+ * in SERIAL ones; the run ended at every SERIAL window and began again,
+ * measuring for 30 s at 156 MB/s where PARALLEL gives 200).  After its
+ * first window a run moves that far only when the last window of each
+ * mode ended with the count there, on the same side.  Called at the end
+ * of each window of a run.  Return: the level moved (the run is over).
+ */
+static bool cs_model_window_level(struct cs_model *m, u64 now)
+{
+	unsigned int level = cs_model_level(m->present_avg, m->level);
+	unsigned int other = m->ab_level[cs_other_mode(m->ab_mode)];
+	bool up = level > m->level, other_up = other > m->level;
+
+	m->ab_level[m->ab_mode] = level;
+	if (!cs_model_far_level(m, level) || !cs_model_far_level(m, other) ||
+	    up != other_up)
+		return false;
+	cs_model_ab_hold(m, 0, false, now);
+	cs_model_set_level(m, level);
+	return true;
+}
+
 /* The measured part of a window is over. */
 static void cs_model_ab_end_window(struct cs_model *m, u64 now)
 {
@@ -659,6 +698,8 @@ static void cs_model_ab_end_window(struct cs_model *m, u64 now)
 		return;
 	}
 	m->ab_tput[m->ab_mode] = div64_u64(m->ab_bytes * NSEC_PER_MSEC, len);
+	if (cs_model_window_level(m, now))
+		return;
 	if (++m->ab_win < 2) {
 		cs_model_ab_window(m, cs_other_mode(m->ab_mode), now);
 		return;
@@ -730,12 +771,16 @@ static void cs_model_fold(struct cs_model *m, u64 now)
 	m->present_span = 0;
 	level = cs_model_level(m->present_avg, m->level);
 	/*
-	 * A run's own windows move the count (queues wait in SERIAL ones and
-	 * finish quickly in PARALLEL ones, two windows running in the same
-	 * mode at a time), so a run keeps its level until the count has
-	 * stayed at the next one for longer than that, or reached one
-	 * further away.
+	 * A run's own windows move the count, so a run keeps its level until
+	 * the count has stayed at the next one for longer than windows in
+	 * one mode last.  One further away ends a run at once in its first
+	 * window, where the count may still be on its way to the readers'
+	 * (a run begins at the first contention), and later only at the end
+	 * of windows of both modes (cs_model_window_level()).
 	 */
+	if (m->ab == CS_AB_RUN && (m->ab_pairs || m->ab_win) &&
+	    cs_model_far_level(m, level))
+		return;
 	if (level == m->level) {
 		m->level_away = 0;
 	} else if (m->ab == CS_AB_RUN && level + 1 >= m->level &&
@@ -746,12 +791,9 @@ static void cs_model_fold(struct cs_model *m, u64 now)
 			level = m->level;
 	}
 	if (level != m->level) {
-		/* A measurement of one level says nothing of another. */
 		if (m->ab == CS_AB_RUN)
 			cs_model_ab_hold(m, 0, false, now);
-		m->level_away = 0;
-		m->level = level;
-		m->dirty = true;
+		cs_model_set_level(m, level);
 	}
 }
 
@@ -887,6 +929,8 @@ bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
 			m->ab = CS_AB_RUN;
 			m->ab_pairs = 0;
 			m->ab_win = 0;
+			m->ab_level[CS_MODE_SERIAL] = m->level;
+			m->ab_level[CS_MODE_PARALLEL] = m->level;
 			cs_model_ab_window(m, m->ab_base, now);
 			m->dirty = true;
 		}

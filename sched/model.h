@@ -218,7 +218,10 @@ struct cs_model_memory {
  * @ab_ratios: ratios of this run's pairs, /1024
  * @level: the contention level now (its verdict applies)
  * @present_avg: smoothed count of present sync queues, /1024
- * @level_away: when the count left @level during a run, ns (0: it did not)
+ * @level_away: when the count left @level for the next level during a run,
+ *	ns (0: it did not)
+ * @ab_level: per mode, the level of the count at the end of this run's
+ *	last window in that mode (cs_model_window_level())
  * @present_sum: present queues integrated over @present_span, queue-ns
  * @present_span: time integrated since the last fold, ns
  * @present_last: present queues at the last count
@@ -272,6 +275,7 @@ struct cs_model {
 	unsigned int level;
 	unsigned int present_avg;
 	u64 level_away;
+	unsigned int ab_level[2];
 	u64 present_sum;
 	u64 present_span;
 	unsigned int present_last;

@@ -713,6 +713,14 @@ MUTANTS = [
      "\tconst u32 hi_med = m->ab_one ? CS_AB_SETTLED_PAR : CS_AB_MARGIN;",
      "\tconst u32 hi_med = hi;",
      "cs_test_model_ab_array_one"),
+    ("14: a pool's run moves its level with each window", "sched/model.c",
+     "\tif (m->ab == CS_AB_RUN && (m->ab_pairs || m->ab_win) &&\n\t    cs_model_far_level(m, level))\n\t\treturn;\n",
+     "",
+     "cs_test_model_level_pool"),
+    ("14: one mode's windows move a run's level", "sched/model.c",
+     "\tif (!cs_model_far_level(m, level) || !cs_model_far_level(m, other) ||",
+     "\tif (!cs_model_far_level(m, level) ||",
+     "cs_test_model_level_pool"),
 ]
 
 
