@@ -668,10 +668,15 @@ static void show_state(const char *what)
 	printf("%10.3f %s: mode %s (%s) ab %d level %u", now / 1e6, what,
 	       mode_name(m), cs_model_why_name(cs_model_why(m)), m->ab,
 	       m->level);
-	printf(" in_disk %u queued %u busy_boost %u boost_near %d lead %llu\n",
+	printf(" in_disk %u queued %u busy_boost %u boost_near %d lead %llu",
 	       in_disk, env.core.nr_queued, env.core.nr_busy_boost,
 	       cs_boost_near(&env.core, CS_CLASS_IDLE, now),
 	       (unsigned long long)env.core.boost_lead);
+	printf(" present %u avg %u pairs %u cont %llu/%llu\n",
+	       env.core.nr_present_sync, m->present_avg, m->ab_pairs,
+	       (unsigned long long)(m->cont[m->level] / NSEC_PER_MSEC),
+	       (unsigned long long)(m->hold_until[m->level] /
+				    NSEC_PER_MSEC));
 }
 
 /*
