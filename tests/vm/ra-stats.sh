@@ -17,7 +17,7 @@
 # carries the reader, the file and the window.  Counting is off by default
 # (ra_hooks=0: nothing probed, nothing counted) and switched at run time or
 # at load; bad ra_hooks values are refused and change nothing.
-# timeout: 420
+# timeout: 600
 . tests/lib.sh
 
 stats=$CS_DEBUGFS/readahead/stats
@@ -40,7 +40,7 @@ hooked || cs_fail "readahead hooks missing: $(grep '^hooks' "$stats")"
 cs_assert_eq "ra_hooks after bad input" Y "$(cat $param)"
 
 # File size, MiB: the debug kernel (quick mode) is slow to write them.
-mb=$(cs_size 32 16)
+mb=$(cs_size 32 8)
 pages=$((mb * 256))
 cs_nullb_create rab size=512
 cs_sched_set /dev/rab ctxsched
