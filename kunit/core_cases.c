@@ -60,15 +60,13 @@ static struct cs_kctx *kt_ctx(struct kt *t, pid_t tgid)
 	return c;
 }
 
-/* A request of @kb KiB at @sector: a read, or a (sync) write. */
-static struct request *kt_rq(struct kt *t, sector_t sector, unsigned int kb,
-			     bool write, bool sync)
+/* Make @krq a new request of @kb KiB at @sector: a read, or a (sync) write. */
+static struct request *kt_rq_init(struct cs_krq *krq, sector_t sector,
+				  unsigned int kb, bool write, bool sync)
 {
-	struct cs_krq *krq = kunit_kzalloc(t->test, sizeof(*krq), GFP_KERNEL);
-	struct request *rq;
+	struct request *rq = &krq->rq;
 
-	KUNIT_ASSERT_NOT_NULL(t->test, krq);
-	rq = &krq->rq;
+	memset(krq, 0, sizeof(*krq));
 	rq->__sector = sector;
 	rq->__data_len = kb << 10;
 	rq->cmd_flags = write ? REQ_OP_WRITE | (sync ? REQ_SYNC : 0) :
@@ -77,6 +75,16 @@ static struct request *kt_rq(struct kt *t, sector_t sector, unsigned int kb,
 	INIT_LIST_HEAD(&rq->queuelist);
 	RB_CLEAR_NODE(&rq->rb_node);
 	return rq;
+}
+
+/* A request of @kb KiB at @sector, freed with the test. */
+static struct request *kt_rq(struct kt *t, sector_t sector, unsigned int kb,
+			     bool write, bool sync)
+{
+	struct cs_krq *krq = kunit_kzalloc(t->test, sizeof(*krq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(t->test, krq);
+	return kt_rq_init(krq, sector, kb, write, sync);
 }
 
 static struct request *kt_read(struct kt *t, sector_t sector)
@@ -1470,6 +1478,7 @@ struct kt_reader {
 	sector_t pos;
 	u64 next_at;		/* U64_MAX: its read is out */
 	struct request *rq;	/* that read */
+	struct cs_krq *own;	/* its request, used again for each read */
 	unsigned int done;
 	unsigned int runs;	/* times the disk came to it from another's */
 	u64 busy;		/* disk time its reads took, ns */
@@ -1516,8 +1525,14 @@ static void kt_mix(struct kt *t, struct kt_reader *r, unsigned int n, u64 ns)
 			if (r[i].reads && !r[i].done)
 				kt_mark(r, n, 0);
 			r[i].far = r[i].seeky && r[i].done >= r[i].seq_first;
-			r[i].rq = kt_read(t, r[i].far ?
-					  (sector_t)(seed >> 4) << 8 : r[i].pos);
+			/*
+			 * One request each, made anew for each read: tens of
+			 * thousands of test allocations took a minute on the
+			 * debug kernel.
+			 */
+			r[i].rq = kt_rq_init(r[i].own, r[i].far ?
+					     (sector_t)(seed >> 4) << 8 :
+					     r[i].pos, 64, false, true);
 			r[i].pos += 128;
 			r[i].next_at = U64_MAX;
 			kt_insert(t, r[i].rq, r[i].c);
@@ -1584,6 +1599,9 @@ static struct kt_reader *kt_readers(struct kt *t, unsigned int streams,
 	KUNIT_ASSERT_NOT_NULL(t->test, r);
 	for (i = 0; i < streams + seeky; i++) {
 		r[i].c = kt_ctx(t, 200 + i);
+		r[i].own = kunit_kzalloc(t->test, sizeof(*r[i].own),
+					 GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(t->test, r[i].own);
 		r[i].seeky = i >= streams;
 		r[i].pos = (sector_t)i << 28;
 	}

@@ -1311,6 +1311,8 @@ struct kl_dev {
 struct kl_reader {
 	struct cs_kctx *c;
 	struct request *rq;
+	/* rq's storage, made anew for each read: no allocation per read */
+	struct cs_krq krq;
 	sector_t pos;
 	u64 submit_at;		/* U64_MAX: waiting for a completion */
 	u64 bytes;
@@ -1418,13 +1420,11 @@ static void kl_run_queue(struct kl_run *k)
 
 static void kl_submit(struct kl_run *k, struct kl_reader *r)
 {
-	struct cs_krq *krq = kzalloc(sizeof(*krq), GFP_KERNEL);
-	struct request *rq;
+	struct cs_krq *krq = &r->krq;
+	struct request *rq = &krq->rq;
 
 	r->submit_at = U64_MAX;
-	if (!krq)
-		return;
-	rq = &krq->rq;
+	memset(krq, 0, sizeof(*krq));
 	rq->__sector = r->pos;
 	rq->__data_len = 64 << 10;
 	rq->cmd_flags = REQ_OP_READ;
@@ -1474,7 +1474,6 @@ static void kl_complete(struct kl_run *k, struct kl_slot *sl)
 		k->t->now = k->now;
 		kick = kt_done(k->t, rq);
 	}
-	kfree(container_of(rq, struct cs_krq, rq));
 	kl_restart_held(k);
 	if (kick || was_full || (!k->t && kl_has_work(k)))
 		kl_run_queue(k);
