@@ -647,6 +647,36 @@ static void cs_model_ab_judge(struct cs_model *m, u64 now)
 	cs_model_ab_hold(m, l->hold, true, now);
 }
 
+/*
+ * A SERIAL verdict that the rules for a disk without seek cost would not
+ * give (SERIAL ahead by less than CS_AB_WIDE in the median) rested on a
+ * seek figure not known when it was measured: readers that start together
+ * contend before the figure comes in.  On the virtio disk level 0 went
+ * SERIAL from three pairs of 0.82-0.84 and level 1 PARALLEL; each mode
+ * then moved the count of present queues to the other level (SERIAL keeps
+ * readers waiting, PARALLEL has them think), 193 mode changes in 27 s
+ * (bench/results/20261207-1810).  Such verdicts go back to unmeasured,
+ * which is PARALLEL where distance costs nothing, and keep their hold: the
+ * next measurement has the figure.
+ */
+static void cs_model_drop_weak_serial(struct cs_model *m)
+{
+	struct cs_model_verdict *v;
+	unsigned int i;
+
+	if (!m->l.seek_known || m->l.seek_cost)
+		return;
+	for (i = 0; i < CS_MODEL_LEVELS; i++) {
+		v = &m->l.v[i];
+		if (v->why != CS_WHY_AB || v->mode != CS_MODE_SERIAL ||
+		    (u64)v->ab_ratio * CS_AB_WIDE <= 1024 * 1024)
+			continue;
+		v->why = CS_WHY_PRIOR;
+		v->mode = CS_MODE_PARALLEL;
+		m->dirty = true;
+	}
+}
+
 /* A measurement of one level says nothing of another. */
 static void cs_model_set_level(struct cs_model *m, unsigned int level)
 {
@@ -887,6 +917,7 @@ bool cs_model_tick(struct cs_model *m, unsigned int present, u64 now)
 			m->dirty = true;
 		m->ab = CS_AB_HOLD;
 	} else if (m->ab == CS_AB_HOLD) {
+		cs_model_drop_weak_serial(m);
 		/*
 		 * A verdict measured under other competitors says little
 		 * about new ones (a thread pool's PARALLEL at 4-8 queues held

@@ -721,6 +721,16 @@ MUTANTS = [
      "\tif (!cs_model_far_level(m, level) || !cs_model_far_level(m, other) ||",
      "\tif (!cs_model_far_level(m, level) ||",
      "cs_test_model_level_pool"),
+    ("12: a SERIAL verdict from before the seek figure outlives it",
+     "sched/model.c",
+     "\t} else if (m->ab == CS_AB_HOLD) {\n\t\tcs_model_drop_weak_serial(m);\n",
+     "\t} else if (m->ab == CS_AB_HOLD) {\n",
+     "cs_test_model_weak_serial"),
+    ("12: a SERIAL verdict by the wide gap goes with the seek figure",
+     "sched/model.c",
+     "\t\tif (v->why != CS_WHY_AB || v->mode != CS_MODE_SERIAL ||\n\t\t    (u64)v->ab_ratio * CS_AB_WIDE <= 1024 * 1024)",
+     "\t\tif (v->why != CS_WHY_AB || v->mode != CS_MODE_SERIAL)",
+     "cs_test_model_weak_serial"),
 ]
 
 
