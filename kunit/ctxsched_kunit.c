@@ -73,26 +73,26 @@ static void cs_test_scaled_slice(struct kunit *test)
 }
 
 /*
- * Issue 15: slices on a spindle last at least seven seeks, so that with
- * many readers seeking stays under an eighth of the disk's time.
+ * Issue 15: slices on a spindle last at least ten seeks, so that with many
+ * readers seeking stays under an eleventh of the disk's time.
  */
 static void cs_test_slice_floor(struct kunit *test)
 {
 	/* No seek cost: two idle windows, as CFQ. */
 	KUNIT_EXPECT_EQ(test, cs_slice_floor(8 * MS, 0), 16 * MS);
-	KUNIT_EXPECT_EQ(test, cs_slice_floor(8 * MS, 2 * MS), 16 * MS);
-	/* A 12 ms seek: 84 ms. */
-	KUNIT_EXPECT_EQ(test, cs_slice_floor(8 * MS, 12 * MS), 84 * MS);
-	/* Eight readers at 100 ms base: 37.5 ms scaled, held at 84 ms. */
+	KUNIT_EXPECT_EQ(test, cs_slice_floor(8 * MS, 1 * MS), 16 * MS);
+	/* An 8 ms seek: 80 ms. */
+	KUNIT_EXPECT_EQ(test, cs_slice_floor(8 * MS, 8 * MS), 80 * MS);
+	/* Eight readers at 100 ms base: 37.5 ms scaled, held at 80 ms. */
 	KUNIT_EXPECT_EQ(test, cs_scaled_slice(100 * MS, 100 * MS, 8,
 					      300 * MS,
-					      cs_slice_floor(8 * MS, 12 * MS)),
-			84 * MS);
+					      cs_slice_floor(8 * MS, 8 * MS)),
+			80 * MS);
 }
 
 /*
  * Issue 15: where a switch between readers costs 23 ms (sata, readers
- * half a disk apart), the base slice grows to seven switches, at most to
+ * half a disk apart), the base slice grows to ten switches, at most to
  * twice slice_sync; the switch figure is a moving average with a cap.
  */
 static void cs_test_slice_base(struct kunit *test)
@@ -102,9 +102,9 @@ static void cs_test_slice_base(struct kunit *test)
 
 	/* Unknown or cheap switches: slice_sync as it is. */
 	KUNIT_EXPECT_EQ(test, cs_slice_base(100 * MS, 0), 100 * MS);
-	KUNIT_EXPECT_EQ(test, cs_slice_base(100 * MS, 12 * MS), 100 * MS);
-	/* 23 ms: 161 ms. */
-	KUNIT_EXPECT_EQ(test, cs_slice_base(100 * MS, 23 * MS), 161 * MS);
+	KUNIT_EXPECT_EQ(test, cs_slice_base(100 * MS, 9 * MS), 100 * MS);
+	/* 15 ms: 150 ms. */
+	KUNIT_EXPECT_EQ(test, cs_slice_base(100 * MS, 15 * MS), 150 * MS);
 	/* Never past twice slice_sync. */
 	KUNIT_EXPECT_EQ(test, cs_slice_base(100 * MS, 40 * MS), 200 * MS);
 	/* Level 0 keeps 4.5 times level 7 on the grown base. */

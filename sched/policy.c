@@ -70,7 +70,7 @@ u64 cs_scaled_slice(u64 slice, u64 slice_sync, unsigned int nr_busy,
  * CFQ's 100 ms slice was sized for an 8 ms seek.  Readers far apart on a
  * spindle pay 15-25 ms for each switch (tools/sim -d sata s1 2: 23 ms),
  * which is a fifth of a 100 ms slice: two such readers got 0.78 of one.
- * So the base grows to CS_SLICE_PER_SEEK switches, an eighth of the time
+ * So the base grows to CS_SLICE_PER_SEEK switches, an eleventh of the time
  * switching, but to twice slice_sync at most: what a newcomer waits for
  * grows with it, and a boosted one does not wait (cs_should_preempt()).
  *
@@ -111,7 +111,7 @@ u64 cs_switch_avg(u64 avg, u64 sample, u64 slice_sync)
  *	model's seek figure), ns; 0 where distance costs nothing
  *
  * Every slice starts with a seek where distance costs time; a slice of at
- * least CS_SLICE_PER_SEEK seeks keeps that under an eighth of the disk's
+ * least CS_SLICE_PER_SEEK seeks keeps that under an eleventh of the disk's
  * time.  Two idle windows are the floor anyway, as with CFQ.
  *
  * Return: the floor, ns.
