@@ -1140,15 +1140,19 @@ static void cs_test_model_memory(struct kunit *test)
  * figure came in, goes once the figure says distance costs nothing (four
  * readers started together on the virtio disk: level 0 SERIAL at 0.82-0.84
  * beside level 1 PARALLEL, 193 mode changes in 27 s); one by the wide gap
- * stays (a drive whose cache hid its seeks), and so does any verdict where
- * distance costs.  The hold is kept: no measurement starts for it.
+ * stays (a drive whose cache hid its seeks), so does any verdict where
+ * distance costs, and so does one measured while the figure said distance
+ * costs (a spindle's cache can turn the figure for a while: S3 on sata).
+ * The hold is kept: no measurement starts for it.
  */
 static void cs_test_model_weak_serial(struct kunit *test)
 {
-	static const u32 ratio[] = { 860, 600, 860 };
-	static const bool cost[] = { false, false, true };
+	static const u32 ratio[] = { 860, 600, 860, 860 };
+	static const bool cost[] = { false, false, true, false };
+	static const bool blind[] = { true, true, true, false };
 	static const enum cs_mode want[] = {
-		CS_MODE_PARALLEL, CS_MODE_SERIAL, CS_MODE_SERIAL
+		CS_MODE_PARALLEL, CS_MODE_SERIAL, CS_MODE_SERIAL,
+		CS_MODE_SERIAL
 	};
 	u64 now = KM_SEC, t;
 	struct cs_model m;
@@ -1159,6 +1163,7 @@ static void cs_test_model_weak_serial(struct kunit *test)
 		m.l.v[0].mode = CS_MODE_SERIAL;
 		m.l.v[0].why = CS_WHY_AB;
 		m.l.v[0].ab_ratio = ratio[k];
+		m.l.v[0].blind = blind[k];
 		m.hold_until[0] = 20ULL * KM_SEC;
 		m.shown = CS_MODE_SERIAL;
 		for (t = 0; t < 2 * KM_SEC; t += MS) {
@@ -1177,6 +1182,25 @@ static void cs_test_model_weak_serial(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, m.changes, want[k] == CS_MODE_SERIAL ?
 				0U : 1U);
 	}
+}
+
+/*
+ * The same through the measurement: SERIAL ahead by a fifth on a disk
+ * whose seek figure is not known yet wins the first run (three pairs by
+ * 10%), and goes once the figure, at 4 s, says distance costs nothing,
+ * within the verdict's 10 s hold.
+ */
+static void cs_test_model_ab_blind_serial(struct kunit *test)
+{
+	struct km_ab ab = { .ser = 120, .par = 100, .par2 = 100, .secs = 6,
+			    .noise = 5, .no_seek_cost = true, .seek_at = 4000,
+			    .want = CS_MODE_SERIAL };
+
+	km_ab_run(&ab);
+	KUNIT_EXPECT_GT(test, ab.reached, 0ULL);
+	KUNIT_EXPECT_LT(test, ab.reached, 4000ULL);
+	KUNIT_EXPECT_EQ(test, ab.final, CS_MODE_PARALLEL);
+	KUNIT_EXPECT_EQ(test, ab.flips, 2U);
 }
 
 /*
@@ -1820,6 +1844,7 @@ static struct kunit_case cs_model_cases[] = {
 	KUNIT_CASE(cs_test_model_level_steady),
 	KUNIT_CASE(cs_test_model_level_pool),
 	KUNIT_CASE(cs_test_model_weak_serial),
+	KUNIT_CASE(cs_test_model_ab_blind_serial),
 	KUNIT_CASE(cs_test_model_force),
 	KUNIT_CASE(cs_test_loop_serial_noseek),
 	KUNIT_CASE(cs_test_loop_spindle),

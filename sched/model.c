@@ -644,20 +644,23 @@ static void cs_model_ab_judge(struct cs_model *m, u64 now)
 	l->mode = won;
 	l->why = CS_WHY_AB;
 	l->ab_ratio = med;
+	l->blind = !m->l.seek_known;
 	cs_model_ab_hold(m, l->hold, true, now);
 }
 
 /*
- * A SERIAL verdict that the rules for a disk without seek cost would not
- * give (SERIAL ahead by less than CS_AB_WIDE in the median) rested on a
- * seek figure not known when it was measured: readers that start together
- * contend before the figure comes in.  On the virtio disk level 0 went
- * SERIAL from three pairs of 0.82-0.84 and level 1 PARALLEL; each mode
- * then moved the count of present queues to the other level (SERIAL keeps
- * readers waiting, PARALLEL has them think), 193 mode changes in 27 s
- * (bench/results/20261207-1810).  Such verdicts go back to unmeasured,
+ * A SERIAL verdict measured before the seek figure was known, by less than
+ * the rules for a disk without seek cost ask (CS_AB_WIDE in the median),
+ * goes once the figure says distance costs nothing: readers that start
+ * together contend before the figure comes in.  On the virtio disk level
+ * 0 went SERIAL from three pairs of 0.82-0.84 and level 1 PARALLEL; each
+ * mode then moved the count of present queues to the other level (SERIAL
+ * keeps readers waiting, PARALLEL has them think), 193 mode changes in 27
+ * s (bench/results/20261207-1810).  Such verdicts go back to unmeasured,
  * which is PARALLEL where distance costs nothing, and keep their hold: the
- * next measurement has the figure.
+ * next measurement has the figure.  Not one measured with the figure
+ * saying distance costs: a spindle's cache can make the figure say "no
+ * cost" for a while (S3 on sata), and its verdicts stand.
  */
 static void cs_model_drop_weak_serial(struct cs_model *m)
 {
@@ -669,7 +672,7 @@ static void cs_model_drop_weak_serial(struct cs_model *m)
 	for (i = 0; i < CS_MODEL_LEVELS; i++) {
 		v = &m->l.v[i];
 		if (v->why != CS_WHY_AB || v->mode != CS_MODE_SERIAL ||
-		    (u64)v->ab_ratio * CS_AB_WIDE <= 1024 * 1024)
+		    !v->blind || (u64)v->ab_ratio * CS_AB_WIDE <= 1024 * 1024)
 			continue;
 		v->why = CS_WHY_PRIOR;
 		v->mode = CS_MODE_PARALLEL;

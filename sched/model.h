@@ -122,12 +122,18 @@ enum cs_ab_state {
  * @mode: the mode that won
  * @why: CS_WHY_AB, CS_WHY_AB_UNDECIDED, or CS_WHY_PRIOR (not measured)
  * @ab_ratio: last measured PARALLEL over SERIAL throughput, /1024
+ * @blind: measured before the seek figure was known, so without the rules
+ *	that figure brings (cs_model_drop_weak_serial())
  * @hold: contended time the verdict holds before it is measured again, ns
+ *
+ * Under the model's owner's lock (cs_data.lock in the kernel), as the rest
+ * of struct cs_model.
  */
 struct cs_model_verdict {
 	enum cs_mode mode;
 	enum cs_mode_why why;
 	u32 ab_ratio;
+	bool blind;
 	u64 hold;
 };
 

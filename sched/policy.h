@@ -45,7 +45,7 @@ struct cs_seek {
 /*
  * A slice lasts at least this many seeks: an eleventh of the time seeking
  * (seven, an eighth, left S1 sata at 0.84 / 0.82 of one reader with 2 / 4
- * readers; ten gave 0.87 / 0.84 in the same bench).
+ * readers; ten gave 0.87 / 0.84 in the boot beside it).
  */
 #define CS_SLICE_PER_SEEK	10
 

@@ -728,9 +728,19 @@ MUTANTS = [
      "cs_test_model_weak_serial"),
     ("12: a SERIAL verdict by the wide gap goes with the seek figure",
      "sched/model.c",
-     "\t\tif (v->why != CS_WHY_AB || v->mode != CS_MODE_SERIAL ||\n\t\t    (u64)v->ab_ratio * CS_AB_WIDE <= 1024 * 1024)",
-     "\t\tif (v->why != CS_WHY_AB || v->mode != CS_MODE_SERIAL)",
+     "\t\tif (v->why != CS_WHY_AB || v->mode != CS_MODE_SERIAL ||\n\t\t    !v->blind || (u64)v->ab_ratio * CS_AB_WIDE <= 1024 * 1024)",
+     "\t\tif (v->why != CS_WHY_AB || v->mode != CS_MODE_SERIAL ||\n\t\t    !v->blind)",
      "cs_test_model_weak_serial"),
+    ("12: a SERIAL verdict measured with the seek figure goes with it",
+     "sched/model.c",
+     "\t\t    !v->blind || (u64)v->ab_ratio",
+     "\t\t    (u64)v->ab_ratio",
+     "cs_test_model_weak_serial"),
+    ("12: a verdict is never marked as measured without the seek figure",
+     "sched/model.c",
+     "\tl->blind = !m->l.seek_known;\n",
+     "",
+     "cs_test_model_ab_blind_serial"),
 ]
 
 
